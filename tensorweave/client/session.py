@@ -220,8 +220,8 @@ class BaseSession:
         if options is not None and options.trace_level and run_metadata is not None:
             plan_, traced = self._traced_plan(entry), []
         try:
-            with fpstate.quiet():
-                values = plan_.fn(feeds) if traced is None else plan_.fn(feeds, traced)
+            values = fpstate.run_quiet(plan_.fn, feeds) if traced is None else \
+                fpstate.run_quiet(plan_.fn, feeds, traced)
         except Exception as e:
             op = plan_.op_for_traceback(e.__traceback__)
             err = codegen.wrap_kernel_error(e, op)
@@ -265,13 +265,15 @@ class BaseSession:
 
     def _convert_feeds(self, entry, feed_dict):
         values = []
-        for (npdt, shape, exact, t), v in zip(entry.feed_checks, feed_dict.values()):
-            if isinstance(v, ops.Tensor):
+        for (npdt, fast, shape, exact, t), v in zip(entry.feed_checks, feed_dict.values()):
+            if type(v) is np.ndarray and v.dtype is fast:  # dtype instances of built-in types are singletons
+                a = v
+            elif isinstance(v, ops.Tensor):
                 raise TypeError("The value of a feed cannot be a tf.Tensor object. Acceptable feed values "
                                 "include Python scalars, strings, lists, numpy ndarrays, or TensorHandles. For "
                                 "reference, the tensor object was %s which was passed to the feed with key %s."
                                 % (v, t))
-            if npdt is object:
+            elif npdt is object:
                 a = _to_string_array(v)
             elif type(v) is np.ndarray and v.dtype == npdt:
                 a = v
@@ -322,7 +324,7 @@ class BaseSession:
         entry.placement = placed
         entry.compile_args = (order, fetch_tensors, feed_tensors)
         entry.feed_tensors = feed_tensors
-        entry.feed_checks = [(t.dtype.as_numpy_dtype, t.shape.as_tuple(),
+        entry.feed_checks = [(t.dtype.as_numpy_dtype, _fast_feed_dtype(t.dtype.as_numpy_dtype), t.shape.as_tuple(),
                               t.shape.as_tuple() if t.shape.is_fully_defined() else False, t)
                              for t in feed_tensors]
         entry.fetch_map = fetch_map
@@ -380,6 +382,11 @@ def _plan_options(config):
                                cse=l1 or opts.do_common_subexpression_elimination, simplify=l1,
                                fusion_threads=fusion_threads,
                                inter_op=config.inter_op_parallelism_threads >= 2)
+
+
+def _fast_feed_dtype(npdt):
+    """The dtype a fed ndarray may have to be used as is (None for strings: always converted)."""
+    return None if npdt is object else np.dtype(npdt)
 
 
 def _fetched(v):

@@ -301,7 +301,9 @@ def _kernel_call(env, pos, op, args):
         head = ["XP%d" % pos if "XP%d" % pos in env else "XP"]
         inline = d.inline(op) if callable(d.inline) else d.inline
         if inline is not None and not bound:
-            return inline.format(*[_scalar_const(a, env) for a in args])
+            if all(t._shape._dims == () for a, t in zip(args, op._inputs) if a[0] != "C"):
+                args = [_scalar_const(a, env) for a in args]
+            return inline.format(*args)
     if d.specialize is not None and not bound and any(a[0] == "C" for a in args):
         k = d.specialize(op, [env[a] if a[0] == "C" else NOT_CONSTANT for a in args])
         if k is not None:
@@ -336,9 +338,10 @@ def _slot_of(t, slot, const, env, by_value):
 
 
 def _scalar_const(name, env):
-    """For an operator expression: a 0-d constant as a NumPy scalar, whose operators take NumPy's
-    scalar fast path (~60 ns) where a 0-d array goes through the ufunc machinery (~1 us); same
-    result and dtype."""
+    """For an operator expression on scalars: a 0-d constant as a NumPy scalar, whose operators with
+    another NumPy scalar (what ufuncs return for 0-d results) take NumPy's scalar fast path (~60 ns)
+    where a 0-d array goes through the ufunc machinery (~1 us); same result and dtype. With an array
+    operand the 0-d array is the faster one (mixing a NumPy scalar in costs ~30% more)."""
     v = env.get(name) if name[0] == "C" else None
     if type(v) is not np.ndarray or v.ndim or v.dtype.kind not in "biufc":
         return name

@@ -38,6 +38,20 @@ class quiet:  # noqa: N801 (used like a function in `with`)
             self._cm.__exit__(*exc)
 
 
+def run_quiet(fn, *args):
+    """`fn(*args)` with floating-point warnings off: what `with quiet():` does, at half its cost."""
+    if _var is None:
+        with np.errstate(all="ignore"):
+            return fn(*args)
+    utoken = _user.set(_var.get())
+    token = _var.set(_QUIET)
+    try:
+        return fn(*args)
+    finally:
+        _var.reset(token)
+        _user.reset(utoken)
+
+
 def call_with_user_state(fn, *args):
     """Calls user code with the floating-point state that was in force before the run."""
     state = _user.get() if _var is not None else None

@@ -208,7 +208,7 @@ def test_add_trees_broadcasts_and_strings_are_not_chained():
 
 
 @pytest.mark.parametrize("nesterov", [False, True])
-@pytest.mark.parametrize("dtype", [tf.float32, tf.float64])
+@pytest.mark.parametrize("dtype", [tf.float16, tf.float32, tf.float64])
 def test_specialized_adam_matches_the_interpreter_bitwise(nesterov, dtype):
     from tensorweave.ops import training_ops
     np_dtype = dtype.as_numpy_dtype

@@ -1237,8 +1237,11 @@ def _matmul_grad(op, grad):
     return [_mat_mul(*ga) if na else None, _mat_mul(*gb) if nb else None]
 
 
-register_op("MatMul", infer=_matmul_infer, kernel=_matmul_kernel, grad=_matmul_grad,
-            inline=lambda op: None if op._attrs["transpose_a"] or op._attrs["transpose_b"] else "({0} @ {1})")
+def _matmul_inline(op):
+    return "({0}%s @ {1}%s)" % (".T" if op._attrs["transpose_a"] else "", ".T" if op._attrs["transpose_b"] else "")
+
+
+register_op("MatMul", infer=_matmul_infer, kernel=_matmul_kernel, grad=_matmul_grad, inline=_matmul_inline)
 
 
 def _mat_mul(a, b, transpose_a, transpose_b):
@@ -1290,8 +1293,15 @@ def _batch_matmul_grad(op, grad):
     return [core_ops.unbroadcast(gx, x), core_ops.unbroadcast(gy, y)]
 
 
+def _batch_matmul_inline(op):
+    """`@` with the adjoints as axis swaps (complex adjoints also conjugate: the kernel does that)."""
+    if op._outputs[0].dtype.is_complex and (op._attrs["adj_x"] or op._attrs["adj_y"]):
+        return None
+    return "({0}%s @ {1}%s)" % tuple(".swapaxes(-1, -2)" if op._attrs[a] else "" for a in ("adj_x", "adj_y"))
+
+
 register_op("BatchMatMulV2", infer=_batch_matmul_infer, kernel=_batch_matmul_kernel, grad=_batch_matmul_grad,
-            inline=lambda op: None if op._attrs["adj_x"] or op._attrs["adj_y"] else "({0} @ {1})")
+            inline=_batch_matmul_inline)
 
 
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False, a_is_sparse=False,

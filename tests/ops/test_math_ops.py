@@ -490,6 +490,10 @@ def test_matmul_int_and_complex():
     a = np.array([[1 + 1j, 2], [0, 1j]])
     v = _run(tf.matmul(tf.constant(a), tf.constant(a), adjoint_a=True))
     np.testing.assert_allclose(v, a.conj().T @ a)
+    x = tf.placeholder(tf.complex128)  # unknown rank: BatchMatMulV2, whose adjoints conjugate
+    with tf.Session() as sess:
+        v = sess.run(tf.matmul(x, x, adjoint_a=True, adjoint_b=True), {x: a})
+    np.testing.assert_allclose(v, a.conj().T @ a.conj().T)
 
 
 def test_matmul_errors():

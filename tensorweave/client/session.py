@@ -7,7 +7,7 @@ import time
 import numpy as np
 
 from ..framework import dtypes, errors, ops
-from ..runtime import codegen, fpstate, placement, plan, threads
+from ..runtime import codegen, fpstate, placement, plan, shapespec, threads
 from . import config as config_lib
 
 _default_session_stack = []
@@ -103,7 +103,7 @@ class _RunEntry:
     """What a cached (fetches, feeds) signature needs at run time."""
 
     __slots__ = ("plan", "feed_tensors", "feed_checks", "fetch_map", "n_fetch_tensors", "results", "compile_args",
-                 "placement")
+                 "placement", "spec")
 
 
 class BaseSession:
@@ -216,6 +216,9 @@ class BaseSession:
             self.cache_hits += 1
         feeds = self._convert_feeds(entry, feed_dict) if feed_keys else ()
         plan_ = entry.plan
+        if entry.spec is not None:
+            shapes = tuple([a.shape for a in feeds])
+            plan_ = entry.spec.plans.get(shapes) or self._specialized(entry, shapes)
         traced = None
         if options is not None and options.trace_level and run_metadata is not None:
             plan_, traced = self._traced_plan(entry), []
@@ -253,6 +256,12 @@ class BaseSession:
         except TypeError:  # unhashable nest: re-flattened on every run
             pass
         return entry
+
+    def _specialized(self, entry, shapes):
+        """The entry's plan for runs fed `shapes` (see runtime/shapespec.py)."""
+        def compile_fn(key):
+            return codegen.compile_plan(*entry.compile_args, self._state, feed_shapes=key)
+        return entry.spec.plan_for(shapes, entry.plan, compile_fn)
 
     def _traced_plan(self, entry):
         """The entry's plan compiled again with timing around each step (kept for later traces)."""
@@ -329,6 +338,10 @@ class BaseSession:
                              for t in feed_tensors]
         entry.fetch_map = fetch_map
         entry.results = results
+        options = self._state.plan_options
+        entry.spec = (shapespec.Specializations()
+                      if not self._interpret and placed is None and (options.constant_folding or options.simplify)
+                      and shapespec.specializable(feed_tensors, entry.feed_checks) else None)
         return entry
 
     def make_callable(self, fetches, feed_list=None, accept_options=False):
@@ -412,6 +425,7 @@ def _with_mapper(entry, fetch_map):
     e.placement = entry.placement
     e.feed_tensors = entry.feed_tensors
     e.feed_checks = entry.feed_checks
+    e.spec = entry.spec
     e.results = entry.results
     e.fetch_map = fetch_map
     return e

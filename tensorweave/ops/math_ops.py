@@ -1266,6 +1266,9 @@ def _adjoint(xp, x):
 
 
 def _batch_matmul_kernel(xp, a, b, adj_x, adj_y):
+    for i, x in enumerate((a, b)):
+        if x.ndim < 2:
+            raise errors.InvalidArgumentError(None, None, "In[%d] ndims must be >= 2: %d" % (i, x.ndim))
     if adj_x:
         a = _adjoint(xp, a)
     if adj_y:
@@ -1294,8 +1297,11 @@ def _batch_matmul_grad(op, grad):
 
 
 def _batch_matmul_inline(op):
-    """`@` with the adjoints as axis swaps (complex adjoints also conjugate: the kernel does that)."""
+    """`@` with the adjoints as axis swaps (complex adjoints also conjugate: the kernel does that).
+    Operands of unknown rank go through the kernel, which rejects rank < 2 as TF does."""
     if op._outputs[0].dtype.is_complex and (op._attrs["adj_x"] or op._attrs["adj_y"]):
+        return None
+    if any(t._shape._dims is None for t in op._inputs):
         return None
     return "({0}%s @ {1}%s)" % tuple(".swapaxes(-1, -2)" if op._attrs[a] else "" for a in ("adj_x", "adj_y"))
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..framework import errors
 from ..framework.registry import NOT_CONSTANT
-from . import fpstate, fusion, interop, passes, threads
+from . import fpstate, fusion, interop, passes, shapespec, threads
 from .plan import ref_key
 
 _counter = itertools.count()
@@ -37,10 +37,11 @@ class CompiledPlan:
     """A callable `plan(feed_values) -> tuple of fetched values`, plus what error reporting needs.
 
     `line_ops` maps `(filename, line)` of generated code to the op whose kernel that line calls;
-    `fused` lists the op groups that run as fused kernels.
+    `fused` lists the op groups that run as fused kernels; `feed_shapes` the fed shapes a
+    specialized plan was compiled for (None: any).
     """
 
-    __slots__ = ("fn", "filename", "line_ops", "source", "ops", "fused", "trace_steps", "env")
+    __slots__ = ("fn", "filename", "line_ops", "source", "ops", "fused", "trace_steps", "env", "feed_shapes")
 
     def __init__(self, fn, filename, line_ops, source, ops, fused=()):
         self.fn = fn
@@ -51,6 +52,7 @@ class CompiledPlan:
         self.fused = fused
         self.trace_steps = None
         self.env = None  # the generated function's globals (compiled plans only)
+        self.feed_shapes = None
 
     def op_for_traceback(self, tb):
         """The op whose kernel raised, found from the innermost generated frame's line."""
@@ -109,8 +111,12 @@ def _fold(op, values):
     return [_freeze(v) for v in outs]
 
 
-def compile_plan(order, fetch_tensors, feed_tensors, ctx, trace=False, placement=None):
+def compile_plan(order, fetch_tensors, feed_tensors, ctx, trace=False, placement=None, feed_shapes=None):
     """Generates and compiles the run function for one (fetches, feeds) signature.
+
+    With `feed_shapes` (one shape tuple per feed) the plan is specialized: compiled with the static
+    shapes those feeds imply (`shapespec`), valid only for runs fed exactly those shapes; None when
+    they refine nothing or shape inference rejects them.
 
     Passes: constant folding (pure ops on constants, ops that only need a fully defined static
     shape), aliasing of identity-like ops, algebraic simplification and common-subexpression
@@ -123,6 +129,13 @@ def compile_plan(order, fetch_tensors, feed_tensors, ctx, trace=False, placement
     the op (or the list of fused ops) that step ran. A `placement` (`runtime.placement.place`)
     runs the steps placed on accelerators there, with copies between devices.
     """
+    if feed_shapes is not None:
+        with shapespec.refined(order, feed_tensors, feed_shapes) as refined:
+            if not refined:
+                return None
+            plan = compile_plan(order, fetch_tensors, feed_tensors, ctx, trace, placement)
+        plan.feed_shapes = feed_shapes
+        return plan
     options = getattr(ctx, "plan_options", None) or DEFAULT_OPTIONS
     env = {}
     slot = {}

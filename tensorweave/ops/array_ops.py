@@ -340,7 +340,15 @@ def _reshape_grad(op, grad):
     return [reshape(grad, shape(op._inputs[0])), None]
 
 
-register_op("Reshape", infer=_reshape_infer, kernel=_reshape_kernel, grad=_reshape_grad)
+def _static_reshape_inline(op):
+    """Reshape, Squeeze and ExpandDims between fully defined static shapes: a plain reshape."""
+    i, o = op._inputs[0]._shape, op._outputs[0]._shape
+    if i.is_fully_defined() and o.is_fully_defined() and i.num_elements() == o.num_elements():
+        return "{0}.reshape(%r)" % (o.as_tuple(),)
+    return None
+
+
+register_op("Reshape", infer=_reshape_infer, kernel=_reshape_kernel, grad=_reshape_grad, inline=_static_reshape_inline)
 
 
 def reshape(tensor, shape, name=None):
@@ -458,7 +466,7 @@ def _squeeze_grad(op, grad):
     return [reshape(grad, shape(op._inputs[0]))]
 
 
-register_op("Squeeze", infer=_squeeze_infer, kernel=_squeeze_kernel, grad=_squeeze_grad)
+register_op("Squeeze", infer=_squeeze_infer, kernel=_squeeze_kernel, grad=_squeeze_grad, inline=_static_reshape_inline)
 
 
 def _deprecated_lookup(new_name, new_value, old_name, old_value):
@@ -526,7 +534,8 @@ def _expand_dims_grad(op, grad):
     return [reshape(grad, shape(op._inputs[0])), None]
 
 
-register_op("ExpandDims", infer=_expand_dims_infer, kernel=_expand_dims_kernel, grad=_expand_dims_grad)
+register_op("ExpandDims", infer=_expand_dims_infer, kernel=_expand_dims_kernel, grad=_expand_dims_grad,
+            inline=_static_reshape_inline)
 
 
 def expand_dims(input, axis=None, name=None, dim=None):  # noqa: A002

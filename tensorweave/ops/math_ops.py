@@ -703,9 +703,18 @@ def logical_xor(x, y, name="LogicalXor"):
 
 
 # ---- element-wise unary ops ----------------------------------------------------------------
+# Unary kernels that are one NumPy ufunc call: the compiled plan calls the ufunc directly.
+_UNARY_INLINE = {op: "XP.%s({0})" % (fn or op.lower()) for op, fn in {
+    "Abs": None, "Sign": None, "Square": None, "Sqrt": None, "Exp": None, "Log": None, "Log1p": None,
+    "Expm1": None, "Sin": None, "Cos": None, "Tan": None, "Asin": "arcsin", "Acos": "arccos", "Atan": "arctan",
+    "Sinh": None, "Cosh": None, "Asinh": "arcsinh", "Acosh": "arccosh", "Atanh": "arctanh", "Tanh": None,
+    "Floor": None, "Ceil": None, "Rint": None, "Round": None}.items()}
+_UNARY_INLINE["Neg"] = "(-{0})"
+
+
 def _unary(op_type, kernel, grad, allowed, doc):
     """Registers a same-shape, same-dtype unary op and returns its public constructor."""
-    register_op(op_type, infer=core_ops.same_as_input, kernel=kernel, grad=grad)
+    register_op(op_type, infer=core_ops.same_as_input, kernel=kernel, grad=grad, inline=_UNARY_INLINE.get(op_type))
 
     def fn(x, name=None):
         with _op_scope(name, op_type, [x]) as scope:

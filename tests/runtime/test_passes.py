@@ -233,3 +233,17 @@ def test_specialized_adam_matches_the_interpreter_bitwise(nesterov, dtype):
         sess.run(step, {g: np.zeros(4)})
         source = next(e.plan.source for e in sess._cache.values() if "ApplyAdam" in repr(e.plan.ops))
     assert "use_nesterov" not in source  # the specialized kernel has its attributes bound
+
+
+def test_reshapes_between_static_shapes_and_one_call_unary_ops_are_inlined():
+    x = tf.placeholder(tf.float32, [2, 3])
+    y = tf.expand_dims(tf.squeeze(tf.reshape(tf.exp(x), [3, 1, 2]), 1), 0)
+    xv = np.arange(6, dtype=np.float32).reshape(2, 3)
+    with tf.Session() as sess:
+        np.testing.assert_array_equal(sess.run(y, {x: xv}), np.exp(xv).reshape(1, 3, 2))
+        source = _plan(sess).source
+    assert "XP.exp(f0)" in source and ".reshape((3, 1, 2))" in source and ".reshape((1, 3, 2))" in source
+    u = tf.placeholder(tf.float32)  # unknown shape: the kernel, which checks the element count
+    with tf.Session() as sess:
+        with pytest.raises(tf.errors.InvalidArgumentError, match="Input to reshape is a tensor with 3 values"):
+            sess.run(tf.reshape(u, [2, 2]), {u: [1.0, 2.0, 3.0]})

@@ -1056,6 +1056,11 @@ def _first_max_masks(x, y, g, xpad=None):
         yield (i, j), m
 
 
+def _pool_over_batch(g, work):
+    """Runs `work(b0, b1)` over batch blocks on the intra-op threads (inline for small inputs)."""
+    shard(g.n, max(1, g.oh * g.ow * g.kh * g.kw * g.c // 4), work)
+
+
 def _avg_counts(g, dtype):
     """The number of non-padding elements of each window, (OH, OW, 1), or a scalar."""
     if not (g.pt or g.pb or g.pl or g.pr):
@@ -1079,14 +1084,19 @@ def _max_pool_infer(op):
 def _max_pool_kernel(xp, x, ksize, strides, padding, data_format):
     x = _to_nhwc(x, data_format)
     g = _pool_geometry(x.shape, ksize, strides, padding, data_format)
-    xpad = _padded(x, g, _lowest(x.dtype))
-    out = None
-    for i, j in _taps(g):
-        t = _tap(xpad, i, j, g)
-        if out is None:
-            out = t.copy()
-        else:
-            np.maximum(out, t, out=out)
+    out = np.empty((g.n, g.oh, g.ow, g.c), x.dtype)
+    lowest = _lowest(x.dtype)
+
+    def work(b0, b1):
+        xpad = _padded(x[b0:b1], g, lowest)
+        block = out[b0:b1]
+        for k, (i, j) in enumerate(_taps(g)):
+            if k:
+                np.maximum(block, _tap(xpad, i, j, g), out=block)
+            else:
+                block[...] = _tap(xpad, i, j, g)
+
+    _pool_over_batch(g, work)
     return _from_nhwc(out, data_format)
 
 
@@ -1156,12 +1166,17 @@ def _max_pool_grad_kernel(xp, x, y, dy, ksize, strides, padding, data_format):
                        % (list((g.n, g.oh, g.ow, g.c)), list(y.shape), list(dy.shape)))
     dxp = np.zeros((g.n, g.h + g.pt + g.pb, g.w + g.pl + g.pr, g.c), dy.dtype)
     disjoint = g.sh >= g.kh and g.sw >= g.kw
-    for (i, j), m in _first_max_masks(x, y, g):
-        view = _tap(dxp, i, j, g)
-        if disjoint:
-            np.multiply(dy, m, out=view)
-        else:
-            view += dy * m
+
+    def work(b0, b1):
+        block, dyb = dxp[b0:b1], dy[b0:b1]
+        for (i, j), m in _first_max_masks(x[b0:b1], y[b0:b1], g):
+            view = _tap(block, i, j, g)
+            if disjoint:
+                np.multiply(dyb, m, out=view)
+            else:
+                view += dyb * m
+
+    _pool_over_batch(g, work)
     return _from_nhwc(dxp[:, g.pt:g.pt + g.h, g.pl:g.pl + g.w], data_format)
 
 

@@ -497,3 +497,25 @@ def test_errors_at_run_time():
         for t, cls, msg in cases:
             with pytest.raises(cls, match=msg):
                 sess.run(t, {x: np.zeros((1, 5, 5, 3), np.float32)})
+
+
+@pytest.mark.parametrize("k,s,padding", [(2, 2, "VALID"), (3, 1, "SAME")])
+def test_max_pool_and_grad_over_batch_blocks_match_one_block(k, s, padding):
+    from tensorweave import kernels
+    rng = np.random.RandomState(3)
+    xv = np.maximum(rng.randn(16, 64, 64, 16), 0).astype(np.float32)  # relu'd: many tied windows
+    x = tf.placeholder(tf.float32, xv.shape)
+    y = tf.nn.max_pool(x, k, s, padding)
+    dy = rng.randn(*y.shape.as_list()).astype(np.float32)
+    dx = tf.gradients(y, x, grad_ys=dy)[0]
+    results = []
+    try:
+        for n in (1, 4):
+            kernels.set_num_threads(n)
+            with tf.Session() as sess:
+                results.append(sess.run([y, dx], {x: xv}))
+    finally:
+        kernels.set_num_threads(None)
+    for one, blocks in zip(*results):
+        np.testing.assert_array_equal(one, blocks)
+    np.testing.assert_array_equal(results[0][0], ref_pool(xv, (k, k), (s, s), padding, "max"))

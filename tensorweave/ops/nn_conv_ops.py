@@ -274,14 +274,16 @@ def _im2col(x, g):
     return col.reshape(n * g.oh * g.ow, g.kh * g.kw * c)
 
 
-def _col2im(col, g, dtype):
-    """The NHWC input gradient from the patch-matrix gradient: each tap's columns added back."""
-    n = col.shape[0] // (g.oh * g.ow)
-    col = col.reshape(n, g.oh, g.ow, g.kh, g.kw, g.c)
-    dxp = np.zeros((n, g.h + g.pt + g.pb, g.w + g.pl + g.pr, g.c), dtype)
+def _input_grad_by_taps(dy, ft, g):
+    """The NHWC input gradient for output gradient `dy` and the filter as (KH, KW, O, C): for each
+    tap, `dy @ filter[tap]^T` added where that tap reads the input. Each product is contiguous in
+    (OW, C), so the additions run long inner loops (a patch-matrix col2im strides by KH*KW*C)."""
+    n, o = dy.shape[0], dy.shape[3]
+    dy2 = dy.reshape(-1, o)
+    dxp = np.zeros((n, g.h + g.pt + g.pb, g.w + g.pl + g.pr, g.c), dy.dtype)
     for i, j in _taps(g):
         view = _tap(dxp, i, j, g)
-        view += col[:, :, :, i, j]
+        view += _matmul(dy2, ft[i, j]).reshape(n, g.oh, g.ow, g.c)
     if g.pt or g.pb or g.pl or g.pr:
         return dxp[:, g.pt:g.pt + g.h, g.pl:g.pl + g.w]
     return dxp
@@ -467,11 +469,11 @@ def _conv2d_backprop_input_kernel(xp, input_sizes, f, dy, strides, padding, expl
     g = _geometry(in_nhwc, f.shape[0], f.shape[1], strides, dilations, padding, explicit_paddings, data_format)
     _check_backprop_shape("Conv2DCustomBackpropInput", dy.shape, g, f.shape[3])
     o = f.shape[3]
-    ft = f.reshape(-1, o).T
+    ft = np.ascontiguousarray(f.transpose(0, 1, 3, 2))
     dx = np.empty((g.n, g.h, g.w, g.c), dy.dtype)
 
     def work(b0, b1):
-        dx[b0:b1] = _col2im(_matmul(dy[b0:b1].reshape(-1, o), ft), g, dy.dtype)
+        dx[b0:b1] = _input_grad_by_taps(dy[b0:b1], ft, g)
 
     _over_batch(g, o, work)
     return _from_nhwc(dx, data_format)
@@ -1058,7 +1060,7 @@ def _first_max_masks(x, y, g, xpad=None):
 
 def _pool_over_batch(g, work):
     """Runs `work(b0, b1)` over batch blocks on the intra-op threads (inline for small inputs)."""
-    shard(g.n, max(1, g.oh * g.ow * g.kh * g.kw * g.c // 4), work)
+    shard(g.n, max(1, g.oh * g.ow * g.kh * g.kw * g.c // 8), work)
 
 
 def _avg_counts(g, dtype):
@@ -1084,19 +1086,14 @@ def _max_pool_infer(op):
 def _max_pool_kernel(xp, x, ksize, strides, padding, data_format):
     x = _to_nhwc(x, data_format)
     g = _pool_geometry(x.shape, ksize, strides, padding, data_format)
-    out = np.empty((g.n, g.oh, g.ow, g.c), x.dtype)
-    lowest = _lowest(x.dtype)
-
-    def work(b0, b1):
-        xpad = _padded(x[b0:b1], g, lowest)
-        block = out[b0:b1]
-        for k, (i, j) in enumerate(_taps(g)):
-            if k:
-                np.maximum(block, _tap(xpad, i, j, g), out=block)
-            else:
-                block[...] = _tap(xpad, i, j, g)
-
-    _pool_over_batch(g, work)
+    xpad = _padded(x, g, _lowest(x.dtype))
+    out = None
+    for i, j in _taps(g):
+        t = _tap(xpad, i, j, g)
+        if out is None:
+            out = t.copy()
+        else:
+            np.maximum(out, t, out=out)
     return _from_nhwc(out, data_format)
 
 

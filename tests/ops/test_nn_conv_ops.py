@@ -500,10 +500,17 @@ def test_errors_at_run_time():
 
 
 @pytest.mark.parametrize("k,s,padding", [(2, 2, "VALID"), (3, 1, "SAME")])
-def test_max_pool_and_grad_over_batch_blocks_match_one_block(k, s, padding):
+def test_max_pool_grad_over_batch_blocks_matches_one_block(k, s, padding, monkeypatch):
     from tensorweave import kernels
+    from tensorweave.ops import nn_conv_ops
+    blocks = []
+
+    def recording_shard(total, cost, work):
+        kernels.shard(total, cost, lambda b0, b1: (blocks.append((b0, b1)), work(b0, b1)))
+
+    monkeypatch.setattr(nn_conv_ops, "shard", recording_shard)
     rng = np.random.RandomState(3)
-    xv = np.maximum(rng.randn(16, 64, 64, 16), 0).astype(np.float32)  # relu'd: many tied windows
+    xv = np.maximum(rng.randn(32, 64, 64, 16), 0).astype(np.float32)  # relu'd: many tied windows
     x = tf.placeholder(tf.float32, xv.shape)
     y = tf.nn.max_pool(x, k, s, padding)
     dy = rng.randn(*y.shape.as_list()).astype(np.float32)
@@ -516,6 +523,7 @@ def test_max_pool_and_grad_over_batch_blocks_match_one_block(k, s, padding):
                 results.append(sess.run([y, dx], {x: xv}))
     finally:
         kernels.set_num_threads(None)
-    for one, blocks in zip(*results):
-        np.testing.assert_array_equal(one, blocks)
+    for one, split in zip(*results):
+        np.testing.assert_array_equal(one, split)
     np.testing.assert_array_equal(results[0][0], ref_pool(xv, (k, k), (s, s), padding, "max"))
+    assert (0, 32) in blocks and len(blocks) > 2  # one block with one thread, several with four

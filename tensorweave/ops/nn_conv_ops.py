@@ -259,18 +259,21 @@ def _taps(g):
 
 
 def _im2col(x, g):
-    """The (N*OH*OW, KH*KW*C) patch matrix of NHWC `x`."""
+    """The (N*OH*OW, KH*KW*C) patch matrix of NHWC `x` (a transposed view for few channels)."""
     xp = _padded(x, g)
     n, c = xp.shape[0], xp.shape[3]
     if c <= 2:
-        # Few channels: one copy per tap moves whole rows, faster than the 6-D strided copy.
-        col = np.empty((n, g.oh, g.ow, g.kh, g.kw, c), x.dtype)
+        # Few channels: one contiguous row per tap and channel, built by whole-plane copies; the
+        # matrix is its transpose, which BLAS multiplies without a copy.
+        col = np.empty((g.kh, g.kw, c, n, g.oh, g.ow), x.dtype)
         for i, j in _taps(g):
-            col[:, :, :, i, j] = _tap(xp, i, j, g)
-    else:
-        s = xp.strides
-        col = as_strided(xp, (n, g.oh, g.ow, g.kh, g.kw, c),
-                         (s[0], s[1] * g.sh, s[2] * g.sw, s[1] * g.dh, s[2] * g.dw, s[3]), writeable=False)
+            tap = _tap(xp, i, j, g)
+            for k in range(c):
+                col[i, j, k] = tap[..., k]
+        return col.reshape(g.kh * g.kw * c, n * g.oh * g.ow).T
+    s = xp.strides
+    col = as_strided(xp, (n, g.oh, g.ow, g.kh, g.kw, c),
+                     (s[0], s[1] * g.sh, s[2] * g.sw, s[1] * g.dh, s[2] * g.dw, s[3]), writeable=False)
     return col.reshape(n * g.oh * g.ow, g.kh * g.kw * c)
 
 
@@ -295,10 +298,15 @@ def _over_batch(g, o, work):
     shard(g.n, max(1, g.oh * g.ow * g.kh * g.kw * g.c * o // 50), work)
 
 
-def _matmul(a, b):
+def _matmul(a, b, out=None):
+    """`a @ b` (float16 in float32, as TF's CPU kernels), into the 2-D array `out` when given."""
     if a.dtype == np.float16:
-        return (a.astype(np.float32) @ b.astype(np.float32)).astype(np.float16)
-    return a @ b
+        r = (a.astype(np.float32) @ b.astype(np.float32)).astype(np.float16)
+        if out is None:
+            return r
+        out[...] = r
+        return out
+    return np.matmul(a, b, out=out)
 
 
 def _shape_arg(sizes, what):
@@ -378,7 +386,7 @@ def _conv2d_kernel(xp, x, f, strides, padding, explicit_paddings, data_format, d
     out = np.empty((g.n, g.oh, g.ow, o), x.dtype)
 
     def work(b0, b1):
-        out[b0:b1] = _matmul(_im2col(x[b0:b1], g), fm).reshape(b1 - b0, g.oh, g.ow, o)
+        _matmul(_im2col(x[b0:b1], g), fm, out=out[b0:b1].reshape(-1, o))
 
     _over_batch(g, o, work)
     return _from_nhwc(out, data_format)

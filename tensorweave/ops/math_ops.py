@@ -2174,9 +2174,10 @@ def accumulate_n(inputs, shape=None, tensor_dtype=None, name=None):
 
 
 # ---- Tensor operators ----------------------------------------------------------------------
-def _binary_operator(fn, op_name, reflected):
+def _binary_operator(fn, op_name, reflected, direct=None):
     """`Tensor.__op__` / `__rop__` as TF's binary_op_wrapper: the other operand is converted to
-    the tensor's dtype inside a name scope named `op_name`."""
+    the tensor's dtype inside a name scope named `op_name`. `direct`: (op type, allowed dtypes)
+    of an op `fn` adds as is, added here without `fn` entering the same graph and scope again."""
     def forward(x, y):
         g = ops._graph_for(x.graph)  # inside a cond branch or loop body: that function graph
         with g.as_default(), g.name_scope(op_name) as scope:
@@ -2187,6 +2188,9 @@ def _binary_operator(fn, op_name, reflected):
                     if hasattr(type(y), "__r%s__" % op_name):
                         return NotImplemented
                     raise
+            if (direct is not None and type(x) is ops.Tensor and type(y) is ops.Tensor and y._dtype is x._dtype
+                    and x._dtype in direct[1] and x._op._graph is g and y._op._graph is g):
+                return ops.apply_op(direct[0], [x, y], name=scope)
             return fn(x, y, name=scope)
 
     def reverse(y, x):
@@ -2198,10 +2202,14 @@ def _binary_operator(fn, op_name, reflected):
     return reverse if reflected else forward
 
 
+for _name, _fn, _op_name, _direct in [
+        ("add", _add_v2, "add", ("AddV2", frozenset(_NUMERIC))),
+        ("sub", subtract, "sub", ("Sub", frozenset(_NUMERIC))),
+        ("mul", multiply, "mul", ("Mul", frozenset(_NUMERIC)))]:
+    setattr(ops.Tensor, "__%s__" % _name, _binary_operator(_fn, _op_name, False, _direct))
+    setattr(ops.Tensor, "__r%s__" % _name, _binary_operator(_fn, _op_name, True))
+
 for _name, _fn, _op_name in [
-        ("add", _add_v2, "add"),
-        ("sub", subtract, "sub"),
-        ("mul", multiply, "mul"),
         ("truediv", truediv, "truediv"),
         ("floordiv", floordiv, "floordiv"),
         ("mod", floormod, "mod"),

@@ -921,6 +921,25 @@ def test_operator_not_implemented_for_foreign_objects():
     assert x ** Foreign() == "rpow"
 
 
+def test_tensor_operand_operators_name_scopes_and_branches():
+    a, b = tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0])
+    with tf.name_scope("outer"):
+        s, d, m = a + b, a - b, a * b
+    assert [t.op.name for t in (s, d, m)] == ["outer/add", "outer/sub", "outer/mul"]
+    assert [t.op.type for t in (s, d, m)] == ["AddV2", "Sub", "Mul"]
+    words = tf.constant(["a"]) + tf.constant(["b"])
+    assert words.op.type == "Add"
+    with pytest.raises(TypeError, match="not in list of allowed values"):
+        tf.constant([True]) * tf.constant([False])
+    p = tf.placeholder(tf.bool, [])
+    r = tf.cond(p, lambda: a * b + a, lambda: a - b)
+    with tf.Session() as sess:
+        assert sess.run(r, {p: True}).tolist() == [4.0, 10.0]
+        assert sess.run(r, {p: False}).tolist() == [-2.0, -2.0]
+        assert [v.tolist() for v in sess.run([s, d, m])] == [[4.0, 6.0], [-2.0, -2.0], [3.0, 8.0]]
+        assert sess.run(words).tolist() == [b"ab"]
+
+
 def test_operators_on_other_graph():
     g = tf.Graph()
     with g.as_default():

@@ -1,6 +1,8 @@
 """The ops every other module needs: placeholders, identity, stop_gradient, zeros/ones_like,
 add_n (gradient aggregation), no_op/group and the broadcast-gradient reduction."""
 
+import math
+
 from ..framework import dtypes, errors, ops
 from ..framework.registry import NO_GRADIENT, register_op
 from ..framework.tensor_shape import as_shape
@@ -205,8 +207,20 @@ def _sum_to_kernel(xp, grad, like):
         return grad
     lead = grad.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(i + lead for i, d in enumerate(shape) if d == 1 and grad.shape[i + lead] != 1)
-    out = grad.sum(axis=axes, keepdims=True) if axes else grad
+    k = len(axes)
+    if k >= 2 and axes[-1] == k - 1 and grad.size and grad.dtype.itemsize >= 4 and grad.flags.c_contiguous:
+        # Leading axes summed onto short rows (a bias gradient's channels): NumPy adds row by row in
+        # inner loops as long as a row; folding the last summed axis into the row makes them long.
+        inner = grad.size // math.prod(grad.shape[:k])
+        if inner < _LONG_ROW:
+            m = grad.shape[k - 1]
+            rows = grad.reshape(-1, m * inner).sum(axis=0, dtype=grad.dtype)
+            return rows.reshape(m, inner).sum(axis=0, dtype=grad.dtype).reshape(shape)
+    out = grad.sum(axis=axes, keepdims=True, dtype=grad.dtype) if axes else grad
     return out.reshape(shape)
+
+
+_LONG_ROW = 256
 
 
 def _sum_to_grad(op, grad):

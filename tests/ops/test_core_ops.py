@@ -297,3 +297,31 @@ def test_shape_out_type_and_unknown_rank():
 def test_shape_has_no_gradient():
     x = tf.constant([1.0, 2.0])
     assert tf.gradients(tf.shape(x), x) == [None]
+
+
+@pytest.mark.parametrize("grad_shape,like_shape,dtype", [
+    ((64, 28, 28, 32), (32,), np.float32),  # a bias gradient: summed rows folded into long ones
+    ((6, 5, 4, 3), (1, 1, 4, 3), np.float64),
+    ((6, 5, 4, 3), (4, 3), np.int32),
+    ((6, 5, 300), (300,), np.float32),  # rows already long
+    ((6, 5, 4, 3), (3,), np.float16),
+    ((0, 5, 3), (3,), np.float32),
+    ((4, 5, 3), (4, 1, 3), np.float32),  # a stretched middle axis
+])
+def test_sum_to_shape_of_matches_numpy(grad_shape, like_shape, dtype):
+    from tensorweave.ops import core_ops
+    g = (np.random.RandomState(0).rand(*grad_shape) * 10).astype(dtype)
+    like = np.zeros(like_shape, dtype)
+    lead = g.ndim - like.ndim
+    stretched = tuple(i + lead for i, d in enumerate(like_shape) if d == 1 and grad_shape[i + lead] != 1)
+    axes = tuple(range(lead)) + stretched
+    expected = g.astype(np.float64).sum(axis=axes, keepdims=True).reshape(like_shape)
+    tol = 1e-2 if dtype == np.float16 else 1e-6
+    out = core_ops._sum_to_kernel(np, g, like)
+    assert out.shape == like_shape and out.dtype == dtype
+    np.testing.assert_allclose(out, expected, rtol=tol)
+    x = tf.placeholder(dtype, grad_shape)
+    with tf.Session() as sess:
+        got = sess.run(core_ops.unbroadcast(x, tf.constant(like)), {x: g})
+    assert got.dtype == dtype
+    np.testing.assert_allclose(got, expected, rtol=tol)

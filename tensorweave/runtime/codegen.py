@@ -133,9 +133,17 @@ def compile_plan(order, fetch_tensors, feed_tensors, ctx, trace=False, placement
         with shapespec.refined(order, feed_tensors, feed_shapes) as refined:
             if not refined:
                 return None
-            plan = compile_plan(order, fetch_tensors, feed_tensors, ctx, trace, placement)
+            plan = _compile_plan(order, fetch_tensors, feed_tensors, ctx, trace, placement)
         plan.feed_shapes = feed_shapes
         return plan
+    if not order:
+        return _compile_plan(order, fetch_tensors, feed_tensors, ctx, trace, placement)
+    # The graph's lock: a specialized compile in another thread changes static shapes meanwhile.
+    with order[0]._graph._lock:
+        return _compile_plan(order, fetch_tensors, feed_tensors, ctx, trace, placement)
+
+
+def _compile_plan(order, fetch_tensors, feed_tensors, ctx, trace, placement):
     options = getattr(ctx, "plan_options", None) or DEFAULT_OPTIONS
     env = {}
     slot = {}

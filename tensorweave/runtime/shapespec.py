@@ -5,8 +5,10 @@ the static shapes downstream unknown, so the plan keeps ops that only compute sh
 the gradient's `Reshape` back to an input's shape, `SumToShapeOf` of broadcasting gradients).
 When a run's fed shapes repeat, the session compiles the plan again with the static shapes those
 feeds imply: shape inference runs over the plan with the fed shapes, every pass sees the refined
-shapes, and the graph's own shapes are restored before anyone else can read them. The result is
-only used for runs whose fed shapes are exactly the ones it was compiled for.
+shapes, and the graph's own shapes are restored afterwards. The graph's lock is held meanwhile,
+and every plan compile takes it too, so no op is built and no other plan compiled while the
+refined shapes are in place. The result is only used for runs whose fed shapes are exactly the
+ones it was compiled for.
 """
 
 from ..framework.tensor_shape import TensorShape

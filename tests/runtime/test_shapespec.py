@@ -128,3 +128,32 @@ def test_only_placeholder_feeds_with_open_shapes_are_specialized():
     with tf.Session(config=config) as sess:
         assert sess.run(u + 1, {u: 1.0}) == 2.0
         assert _entry(sess).spec is None
+
+
+def test_concurrent_runs_with_changing_shapes_compile_consistent_plans():
+    import threading
+    x = tf.placeholder(tf.float32)
+    base = x * 2.0 + tf.ones_like(x)
+    fetch_sets = [[base], [base, tf.reduce_sum(base)], [tf.gradients(tf.reduce_sum(base * base), x)[0]]]
+    errors = []
+    with tf.Session() as sess:
+        def worker(k):
+            try:
+                for i in range(30):
+                    n = 1 + (i + k) % 4
+                    xv = np.arange(n, dtype=np.float32) + k
+                    out = sess.run(fetch_sets[(i + k) % 3], {x: xv})
+                    expected = {0: [2 * xv + 1], 1: [2 * xv + 1, (2 * xv + 1).sum()],
+                                2: [4 * (2 * xv + 1)]}[(i + k) % 3]
+                    for o, e in zip(out, expected):
+                        np.testing.assert_allclose(o, e)
+            except Exception as e:  # reported below, from the main thread
+                errors.append(e)
+
+        threads = [threading.Thread(target=worker, args=(k,)) for k in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert errors == []
+    assert x.shape.ndims is None and base.shape.ndims is None

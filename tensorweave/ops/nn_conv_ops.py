@@ -375,6 +375,13 @@ def _conv2d_infer(op):
 
 
 def _conv2d_kernel(xp, x, f, strides, padding, explicit_paddings, data_format, dilations, use_cudnn_on_gpu):
+    return conv2d_bias_relu(x, f, None, False, strides, padding, explicit_paddings, data_format, dilations)
+
+
+def conv2d_bias_relu(x, f, bias, relu, strides, padding, explicit_paddings, data_format, dilations):
+    """Conv2D's kernel, optionally followed by `+ bias` (over channels) and ReLU applied to each
+    batch block of the output while it is in cache: the values of the separate Add and Relu ops,
+    bitwise (the compiler's `fuse_conv_epilogues` uses it)."""
     _check_batch_depth(strides, data_format, "strides")
     _check_batch_depth(dilations, data_format, "dilations")
     x = _to_nhwc(x, data_format)
@@ -384,9 +391,15 @@ def _conv2d_kernel(xp, x, f, strides, padding, explicit_paddings, data_format, d
     o = f.shape[3]
     fm = f.reshape(-1, o)
     out = np.empty((g.n, g.oh, g.ow, o), x.dtype)
+    zero = np.zeros((), x.dtype)
 
     def work(b0, b1):
-        _matmul(_im2col(x[b0:b1], g), fm, out=out[b0:b1].reshape(-1, o))
+        block = out[b0:b1]
+        _matmul(_im2col(x[b0:b1], g), fm, out=block.reshape(-1, o))
+        if bias is not None:
+            np.add(block, bias, out=block)
+        if relu:
+            np.maximum(block, zero, out=block)
 
     _over_batch(g, o, work)
     return _from_nhwc(out, data_format)

@@ -200,6 +200,8 @@ def _compile_plan(order, fetch_tensors, feed_tensors, ctx, trace, placement):
     emitted = _dead_code(emitted, results)
     if placement is not None:  # some ops run off the host: device modules and copies (placement.py)
         emitted, results = placement.rewrite(emitted, results, env)
+    if placement is None and options.simplify:
+        emitted = passes.fuse_conv_epilogues(emitted, results)
     items = emitted
     # Fused blocks hold no BLAS calls: by default they use every intra-op thread.
     n_threads = threads.intra_op_threads() if options.fusion_threads is None else options.fusion_threads
@@ -229,12 +231,13 @@ def _compile_plan(order, fetch_tensors, feed_tensors, ctx, trace, placement):
     trace_steps = []
     for k, (pos, op, args, outs) in enumerate(steps):
         outs = [o if o in last_use or o in keep else "_" for o in outs]
-        if isinstance(op, (fusion.FusedGroup, passes.Accumulation)):  # a kernel compiled for the step
+        if isinstance(op, (fusion.FusedGroup, passes.KernelStep)):  # a kernel compiled for the step
             env["K%d" % pos] = op.kernel
             line_ops.update(op.line_ops)
             if isinstance(op, fusion.FusedGroup):
                 fused.append(op.ops)
-            statement = [("K%d(%s)" % (pos, ", ".join(args)), op.ops[-1])]
+            statement = [("K%d(%s)" % (pos, ", ".join(args)), op.ops[-1] if isinstance(op, fusion.FusedGroup)
+                          else op.line_op)]
         elif isinstance(op, interop.ParallelPair):
             env["RUN_PAIR"] = interop.run_pair
             (pa, oa, aa, _), (pb, ob, ab, _) = op.steps
@@ -244,7 +247,7 @@ def _compile_plan(order, fetch_tensors, feed_tensors, ctx, trace, placement):
             statement = [(_kernel_call(env, pos, op, args), op)]
         if trace:
             lines.append("    _s = _now()")
-            trace_steps.append(op.ops if isinstance(op, (fusion.FusedGroup, passes.Accumulation)) else op)
+            trace_steps.append(op.ops if isinstance(op, (fusion.FusedGroup, passes.KernelStep)) else op)
         for i, (text, line_op) in enumerate(statement):
             lines.append(("    %s = " % ", ".join(outs) if outs and not i else "    ") + text)
             line_ops[(filename, len(lines))] = line_op
@@ -270,7 +273,7 @@ def _dead_code(items, results):
     for item in reversed(items):
         if isinstance(item, list):
             _, op, args, outs = item
-            if isinstance(op, passes.Accumulation) or not op._op_def.stateful:
+            if isinstance(op, passes.KernelStep) or not op._op_def.stateful:
                 if not any(o in live for o in outs):
                     continue
         else:  # a fused group

@@ -125,7 +125,20 @@ def _hashable(v):
 _ROW_REDUCE_DTYPES = frozenset({dtypes.float32, dtypes.float64, dtypes.int32, dtypes.int64})
 
 
-class Accumulation:
+class KernelStep:
+    """A step that runs a kernel the compiler built for several ops (`ops`, in graph order); errors
+    it raises are reported against `line_op`."""
+
+    _type = None  # not an op type: passes that match op types leave the step alone
+
+    def __init__(self, ops, kernel, line_op=None):
+        self.ops = ops
+        self.kernel = kernel
+        self.line_ops = {}
+        self.line_op = line_op if line_op is not None else ops[-1]
+
+
+class Accumulation(KernelStep):
     """A left-deep chain of adds `((t0 + t1) + t2) + ...` run as one kernel: the first sum in a new
     array, the rest added in place in the same order (exactly the chain's rounding; addition is
     commutative, so which operand continued the chain does not matter). Runs of terms that are the
@@ -133,10 +146,6 @@ class Accumulation:
     axis 0, which adds rows in that same sequential order (TF's grappler rewrites such chains into
     AddN for the same reason: one kernel instead of one per add)."""
 
-    def __init__(self, ops, kernel):
-        self.ops = ops
-        self.kernel = kernel
-        self.line_ops = {}
 
 
 def _is_chain_add(op):
@@ -265,3 +274,75 @@ def _sum_in_order(*ts):
     for t in ts[2:]:
         acc += t
     return acc
+
+
+_BIAS_ADDS = frozenset({"Add", "AddV2", "BiasAdd"})
+
+
+def fuse_conv_epilogues(steps, results):
+    """Conv2D -> bias add -> Relu, where the convolution's and the add's values feed nothing else,
+    becomes one step: the convolution kernel adding the bias and applying ReLU to each output
+    block while it is in cache (bitwise the three ops' values; `nn_conv_ops.conv2d_bias_relu`).
+    The bias must be a vector over the output channels: `BiasAdd` in the convolution's data
+    format, or `Add`/`AddV2` of NHWC outputs."""
+    uses = {}
+    for s in steps:
+        for a in s[2]:
+            uses[a] = uses.get(a, 0) + 1
+    for r in results:
+        uses[r] = uses.get(r, 0) + 1
+    consumer = {}
+    for s in steps:
+        for a in s[2]:
+            consumer[a] = s
+    fused = {}  # id(relu step) -> new step
+    absorbed = set()
+    for s in steps:
+        _, op, args, outs = s
+        if op._type != "Conv2D" or len(outs) != 1 or uses.get(outs[0]) != 1:
+            continue
+        add = consumer.get(outs[0])
+        if add is None or add[1]._type not in _BIAS_ADDS or uses.get(add[3][0]) != 1:
+            continue
+        relu = consumer.get(add[3][0])
+        if relu is None or relu[1]._type != "Relu":
+            continue
+        bias = _channel_bias(op, add, outs[0])
+        if bias is None:
+            continue
+        from ..ops import nn_conv_ops
+        a = op._attrs
+        attrs = (a["strides"], a["padding"], a["explicit_paddings"], a["data_format"], a["dilations"])
+
+        def kernel(x, f, b, attrs=attrs):
+            return nn_conv_ops.conv2d_bias_relu(x, f, b, True, *attrs)
+
+        step = KernelStep([op, add[1], relu[1]], kernel, line_op=op)
+        fused[id(relu)] = [relu[0], step, [args[0], args[1], bias], relu[3]]
+        absorbed.update((id(s), id(add)))
+    if not fused:
+        return steps
+    return [fused.get(id(s), s) for s in steps if id(s) not in absorbed]
+
+
+def _channel_bias(conv, add, conv_out):
+    """The add's other argument if it is a vector over the convolution's output channels."""
+    args, op = add[2], add[1]
+    if op._type == "BiasAdd":
+        if args[0] != conv_out or op._attrs["data_format"] != conv._attrs["data_format"]:
+            return None
+        other, t = args[1], op._inputs[1]
+    else:
+        if conv._attrs["data_format"] != "NHWC" or conv_out not in args or args[0] == args[1]:
+            return None
+        k = 1 - args.index(conv_out)
+        other, t = args[k], op._inputs[k]
+    out = conv._outputs[0]
+    shape = out._shape.as_tuple()
+    if shape is None or None in shape:
+        return None
+    if t._shape.as_tuple() != (shape[3 if conv._attrs["data_format"] == "NHWC" else 1],):
+        return None
+    if t.dtype is not out.dtype or op._outputs[0]._shape.as_tuple() != shape:
+        return None
+    return other

@@ -247,3 +247,53 @@ def test_reshapes_between_static_shapes_and_one_call_unary_ops_are_inlined():
     with tf.Session() as sess:
         with pytest.raises(tf.errors.InvalidArgumentError, match="Input to reshape is a tensor with 3 values"):
             sess.run(tf.reshape(u, [2, 2]), {u: [1.0, 2.0, 3.0]})
+
+
+def _fused_conv_steps(plan):
+    return [v for v in plan.env.values() if getattr(v, "__qualname__", "").startswith("fuse_conv_epilogues")]
+
+
+@pytest.mark.parametrize("form", ["add", "bias_add", "bias_add_nchw"])
+def test_conv_bias_relu_runs_as_one_step_bitwise(form):
+    rng = np.random.RandomState(0)
+    xv = rng.randn(4, 6, 6, 3).astype(np.float32)
+    nchw = form == "bias_add_nchw"
+    x = tf.placeholder(tf.float32, (4, 3, 6, 6) if nchw else (4, 6, 6, 3))
+    f = tf.Variable(rng.randn(3, 3, 3, 5).astype(np.float32))
+    b = tf.Variable(rng.randn(5).astype(np.float32))
+    conv = tf.nn.conv2d(x, f, [1, 1, 1, 1], "SAME", data_format="NCHW" if nchw else "NHWC")
+    pre = conv + b if form == "add" else tf.nn.bias_add(conv, b, data_format="NCHW" if nchw else "NHWC")
+    y = tf.nn.relu(pre)
+    loss = tf.reduce_sum(y * y)
+    train = tf.train.GradientDescentOptimizer(0.01).minimize(loss)
+    feed = {x: xv.transpose(0, 3, 1, 2) if nchw else xv}
+    results = []
+    for config in (None, tf.ConfigProto(experimental=tf.ConfigProto.Experimental(executor_type="INTERPRETER"))):
+        with tf.Session(config=config) as sess:
+            sess.run(tf.global_variables_initializer())
+            first = sess.run(y, feed)
+            sess.run(train, feed)
+            results.append([first] + sess.run([f, b]))
+            if config is None:
+                plans = [e.plan for e in sess._cache.values() if e.feed_tensors]
+                assert all(len(_fused_conv_steps(p)) == 1 for p in plans)
+    for ours, ref in zip(*results):
+        np.testing.assert_array_equal(ours, ref)
+    assert (results[0][0] >= 0).all() and (results[0][0] == 0).any()
+
+
+def test_conv_whose_output_is_also_fetched_is_not_fused():
+    rng = np.random.RandomState(1)
+    x = tf.constant(rng.randn(2, 5, 5, 2).astype(np.float32))
+    p = tf.placeholder(tf.float32, [2, 2, 2, 4])
+    conv = tf.nn.conv2d(x, p, [1, 1, 1, 1], "VALID")
+    bv = rng.randn(4).astype(np.float32)
+    y = tf.nn.relu(conv + tf.constant(bv))
+    fv = rng.randn(2, 2, 2, 4).astype(np.float32)
+    with tf.Session() as sess:
+        c, out = sess.run([conv, y], {p: fv})
+        assert _fused_conv_steps(_plan(sess)) == []
+        np.testing.assert_array_equal(sess.run(y, {p: fv}), out)
+        assert len(_fused_conv_steps(next(e.plan for e in sess._cache.values()
+                                          if e.fetch_map.elements == [y]))) == 1
+    np.testing.assert_array_equal(out, np.maximum(c + bv, 0))

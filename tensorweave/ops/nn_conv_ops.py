@@ -1177,6 +1177,13 @@ def _max_pool_grad_infer(op):
 
 
 def _max_pool_grad_kernel(xp, x, y, dy, ksize, strides, padding, data_format):
+    return max_pool_grad(x, y, dy, ksize, strides, padding, data_format)
+
+
+def max_pool_grad(x, y, dy, ksize, strides, padding, data_format, relu=False):
+    """MaxPoolGrad's kernel. With `relu` (windows that do not overlap only), also ReluGrad by the
+    mask `x > 0` (x being the ReLU's output the pool read): the two ops' values, bitwise, in one
+    pass (the compiler's `fuse_relu_pool_grads` uses it)."""
     x, y, dy = (_to_nhwc(a, data_format) for a in (x, y, dy))
     g = _pool_geometry(x.shape, ksize, strides, padding, data_format)
     if dy.shape != (g.n, g.oh, g.ow, g.c) or y.shape != dy.shape:
@@ -1184,11 +1191,17 @@ def _max_pool_grad_kernel(xp, x, y, dy, ksize, strides, padding, data_format):
                        % (list((g.n, g.oh, g.ow, g.c)), list(y.shape), list(dy.shape)))
     dxp = np.zeros((g.n, g.h + g.pt + g.pb, g.w + g.pl + g.pr, g.c), dy.dtype)
     disjoint = g.sh >= g.kh and g.sw >= g.kw
+    if relu and not disjoint:
+        raise ValueError("the ReLU mask is folded in for windows that do not overlap only")
+    nan = np.nan if x.dtype.kind == "f" else _lowest(x.dtype)
 
     def work(b0, b1):
         block, dyb = dxp[b0:b1], dy[b0:b1]
-        for (i, j), m in _first_max_masks(x[b0:b1], y[b0:b1], g):
+        xpad = _padded(x[b0:b1], g, nan)
+        for (i, j), m in _first_max_masks(x[b0:b1], y[b0:b1], g, xpad):
             view = _tap(block, i, j, g)
+            if relu:
+                m &= _tap(xpad, i, j, g) > 0
             if disjoint:
                 np.multiply(dyb, m, out=view)
             else:

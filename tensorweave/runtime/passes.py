@@ -346,3 +346,40 @@ def _channel_bias(conv, add, conv_out):
     if t.dtype is not out.dtype or op._outputs[0]._shape.as_tuple() != shape:
         return None
     return other
+
+
+def fuse_relu_pool_grads(steps, results):
+    """ReluGrad(MaxPoolGrad(r, y, dy), r), where the pool read the ReLU's output `r`, its windows
+    do not overlap and the MaxPoolGrad value feeds nothing else, becomes one step that routes the
+    gradient with the ReLU mask folded into the window masks (bitwise the two ops' values)."""
+    uses = {}
+    for s in steps:
+        for a in s[2]:
+            uses[a] = uses.get(a, 0) + 1
+    for r in results:
+        uses[r] = uses.get(r, 0) + 1
+    producer = {s[3][0]: s for s in steps if s[3]}
+    fused = {}
+    absorbed = set()
+    for s in steps:
+        _, op, args, outs = s
+        if op._type != "ReluGrad" or len(args) != 2:
+            continue
+        pool = producer.get(args[0])
+        if pool is None or pool[1]._type != "MaxPoolGrad" or uses.get(args[0]) != 1 or pool[2][0] != args[1]:
+            continue
+        a = pool[1]._attrs
+        hw = (1, 2) if a["data_format"] == "NHWC" else (2, 3)
+        if any(a["strides"][d] < a["ksize"][d] for d in hw):
+            continue
+        from ..ops import nn_conv_ops
+        attrs = (a["ksize"], a["strides"], a["padding"], a["data_format"])
+
+        def kernel(x, y, dy, attrs=attrs):
+            return nn_conv_ops.max_pool_grad(x, y, dy, *attrs, relu=True)
+
+        fused[id(s)] = [s[0], KernelStep([pool[1], op], kernel, line_op=pool[1]), pool[2], outs]
+        absorbed.add(id(pool))
+    if not fused:
+        return steps
+    return [fused.get(id(s), s) for s in steps if id(s) not in absorbed]

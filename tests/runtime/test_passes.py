@@ -297,3 +297,28 @@ def test_conv_whose_output_is_also_fetched_is_not_fused():
         assert len(_fused_conv_steps(next(e.plan for e in sess._cache.values()
                                           if e.fetch_map.elements == [y]))) == 1
     np.testing.assert_array_equal(out, np.maximum(c + bv, 0))
+
+
+@pytest.mark.parametrize("k,s,padding,fused", [(2, 2, "VALID", 1), (2, 2, "SAME", 1), (3, 1, "SAME", 0)])
+def test_relu_grad_folds_into_max_pool_grad_bitwise(k, s, padding, fused):
+    rng = np.random.RandomState(2)
+    xv = rng.randn(3, 7, 6, 4).astype(np.float32)
+    dyv = rng.randn(3, 7, 6, 4).astype(np.float32)
+    x = tf.placeholder(tf.float32, xv.shape)
+    r = tf.nn.relu(x * 2.0)
+    y = tf.nn.max_pool(r, k, s, padding)
+    dy = tf.placeholder(tf.float32, y.shape)
+    dx = tf.gradients(y, x, grad_ys=dy)[0]
+    dyv = dyv[:, :y.shape[1], :y.shape[2]]
+    dyv[0, 0, 0, :2] = [np.inf, np.nan]  # non-finite gradients: NaN where either op would make one
+    results = []
+    for config in (None, tf.ConfigProto(experimental=tf.ConfigProto.Experimental(executor_type="INTERPRETER"))):
+        with tf.Session(config=config) as sess:
+            results.append(sess.run(dx, {x: xv, dy: dyv}))
+            if config is None:
+                env = _plan(sess).env
+                names = [v.__qualname__ for v in env.values() if callable(v) and hasattr(v, "__qualname__")]
+                assert sum(n.startswith("fuse_relu_pool_grads") for n in names) == fused
+    np.testing.assert_array_equal(results[0], results[1])
+    assert np.signbit(results[0]).tolist() == np.signbit(results[1]).tolist()
+    assert np.isnan(results[0]).any() and (results[0] != 0).any()

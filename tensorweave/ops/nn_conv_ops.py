@@ -1193,15 +1193,15 @@ def max_pool_grad(x, y, dy, ksize, strides, padding, data_format, relu=False):
     disjoint = g.sh >= g.kh and g.sw >= g.kw
     if relu and not disjoint:
         raise ValueError("the ReLU mask is folded in for windows that do not overlap only")
-    nan = np.nan if x.dtype.kind == "f" else _lowest(x.dtype)
 
     def work(b0, b1):
         block, dyb = dxp[b0:b1], dy[b0:b1]
-        xpad = _padded(x[b0:b1], g, nan)
-        for (i, j), m in _first_max_masks(x[b0:b1], y[b0:b1], g, xpad):
+        if relu:
+            # A routed element equals its window's max, so the ReLU mask x > 0 there is y > 0:
+            # applied to dy once (same values, zero signs and NaNs as masking each tap).
+            dyb = dyb * (y[b0:b1] > 0)
+        for (i, j), m in _first_max_masks(x[b0:b1], y[b0:b1], g):
             view = _tap(block, i, j, g)
-            if relu:
-                m &= _tap(xpad, i, j, g) > 0
             if disjoint:
                 np.multiply(dyb, m, out=view)
             else:

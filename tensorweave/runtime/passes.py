@@ -148,6 +148,18 @@ class Accumulation(KernelStep):
 
 
 
+def _use_counts(steps, results):
+    """How many times each value name is read by the (list) steps and the fetches."""
+    uses = {}
+    for s in steps:
+        if isinstance(s, list):
+            for a in s[2]:
+                uses[a] = uses.get(a, 0) + 1
+    for r in results:
+        uses[r] = uses.get(r, 0) + 1
+    return uses
+
+
 def _is_chain_add(op):
     if op._type not in _ADD_LIKE or op._outputs[0].dtype not in _NUMERIC:
         return False
@@ -161,13 +173,7 @@ def accumulate_chains(steps, results, env, min_terms=3):
     Steps of other kinds (fused groups) pass through. Returns the new step list; the slices whose
     rows an accumulation reads directly are left for dead-code removal.
     """
-    uses = {}
-    for s in steps:
-        if isinstance(s, list):
-            for a in s[2]:
-                uses[a] = uses.get(a, 0) + 1
-    for r in results:
-        uses[r] = uses.get(r, 0) + 1
+    uses = _use_counts(steps, results)
     producer = {s[3][0]: s for s in steps if isinstance(s, list) and s[3]}
     adds = {id(s) for s in steps if isinstance(s, list) and _is_chain_add(s[1])}
 
@@ -285,12 +291,7 @@ def fuse_conv_epilogues(steps, results):
     block while it is in cache (bitwise the three ops' values; `nn_conv_ops.conv2d_bias_relu`).
     The bias must be a vector over the output channels: `BiasAdd` in the convolution's data
     format, or `Add`/`AddV2` of NHWC outputs."""
-    uses = {}
-    for s in steps:
-        for a in s[2]:
-            uses[a] = uses.get(a, 0) + 1
-    for r in results:
-        uses[r] = uses.get(r, 0) + 1
+    uses = _use_counts(steps, results)
     consumer = {}
     for s in steps:
         for a in s[2]:
@@ -352,12 +353,7 @@ def fuse_relu_pool_grads(steps, results):
     """ReluGrad(MaxPoolGrad(r, y, dy), r), where the pool read the ReLU's output `r`, its windows
     do not overlap and the MaxPoolGrad value feeds nothing else, becomes one step that routes the
     gradient with the ReLU mask folded into the window masks (bitwise the two ops' values)."""
-    uses = {}
-    for s in steps:
-        for a in s[2]:
-            uses[a] = uses.get(a, 0) + 1
-    for r in results:
-        uses[r] = uses.get(r, 0) + 1
+    uses = _use_counts(steps, results)
     producer = {s[3][0]: s for s in steps if s[3]}
     fused = {}
     absorbed = set()

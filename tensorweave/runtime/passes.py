@@ -352,7 +352,7 @@ def _channel_bias(conv, add, conv_out):
 def fuse_relu_pool_grads(steps, results):
     """ReluGrad(MaxPoolGrad(r, y, dy), r), where the pool read the ReLU's output `r`, its windows
     do not overlap and the MaxPoolGrad value feeds nothing else, becomes one step that routes the
-    gradient with the ReLU mask folded into the window masks (bitwise the two ops' values)."""
+    gradient with the ReLU mask folded in (`nn_conv_ops.max_pool_grad`; bitwise the two ops' values)."""
     uses = _use_counts(steps, results)
     producer = {s[3][0]: s for s in steps if s[3]}
     fused = {}

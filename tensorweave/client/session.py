@@ -1,5 +1,6 @@
 """`tf.Session`: fetch/feed structures, the per-signature plan cache, and session state."""
 
+import copy
 import os
 import threading
 import time
@@ -102,8 +103,7 @@ class _FetchMapper:
 class _RunEntry:
     """What a cached (fetches, feeds) signature needs at run time."""
 
-    __slots__ = ("plan", "feed_tensors", "feed_checks", "fetch_map", "n_fetch_tensors", "results", "compile_args",
-                 "placement", "spec")
+    __slots__ = ("plan", "feed_tensors", "feed_checks", "fetch_map", "results", "compile_args", "placement", "spec")
 
 
 class BaseSession:
@@ -223,8 +223,7 @@ class BaseSession:
         if options is not None and options.trace_level and run_metadata is not None:
             plan_, traced = self._traced_plan(entry), []
         try:
-            values = fpstate.run_quiet(plan_.fn, feeds) if traced is None else \
-                fpstate.run_quiet(plan_.fn, feeds, traced)
+            values = fpstate.run_quiet(plan_.fn, *((feeds,) if traced is None else (feeds, traced)))
         except Exception as e:
             op = plan_.op_for_traceback(e.__traceback__)
             err = codegen.wrap_kernel_error(e, op)
@@ -268,7 +267,7 @@ class BaseSession:
         traced = self._traced.get(id(entry.plan))
         if traced is None:
             compile_fn = codegen.interpret_plan if self._interpret else codegen.compile_plan
-            traced = compile_fn(*entry.compile_args, self._state, trace=True, **_placement_kw(entry.placement))
+            traced = compile_fn(*entry.compile_args, self._state, trace=True, placement=entry.placement)
             self._traced[id(entry.plan)] = traced
         return traced
 
@@ -329,7 +328,7 @@ class BaseSession:
         placed = placement.place(order, self._devices, self._config)  # None: every op on the CPU
         compile_fn = codegen.interpret_plan if self._interpret else codegen.compile_plan
         entry = _RunEntry()
-        entry.plan = compile_fn(order, fetch_tensors, feed_tensors, self._state, **_placement_kw(placed))
+        entry.plan = compile_fn(order, fetch_tensors, feed_tensors, self._state, placement=placed)
         entry.placement = placed
         entry.compile_args = (order, fetch_tensors, feed_tensors)
         entry.feed_tensors = feed_tensors
@@ -413,20 +412,9 @@ def _fetched(v):
     return v
 
 
-def _placement_kw(placed):
-    """The compile function's keyword for a placement: none when every op runs on the CPU."""
-    return {} if placed is None else {"placement": placed}
-
-
 def _with_mapper(entry, fetch_map):
-    e = _RunEntry()
-    e.plan = entry.plan
-    e.compile_args = entry.compile_args
-    e.placement = entry.placement
-    e.feed_tensors = entry.feed_tensors
-    e.feed_checks = entry.feed_checks
-    e.spec = entry.spec
-    e.results = entry.results
+    """The entry (sharing its plans) for another fetch structure over the same elements."""
+    e = copy.copy(entry)
     e.fetch_map = fetch_map
     return e
 

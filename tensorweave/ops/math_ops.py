@@ -2202,10 +2202,11 @@ def _binary_operator(fn, op_name, reflected, direct=None):
     return reverse if reflected else forward
 
 
+_NUMERIC_SET = frozenset(_NUMERIC)
 for _name, _fn, _op_name, _direct in [
-        ("add", _add_v2, "add", ("AddV2", frozenset(_NUMERIC))),
-        ("sub", subtract, "sub", ("Sub", frozenset(_NUMERIC))),
-        ("mul", multiply, "mul", ("Mul", frozenset(_NUMERIC)))]:
+        ("add", _add_v2, "add", ("AddV2", _NUMERIC_SET)),
+        ("sub", subtract, "sub", ("Sub", _NUMERIC_SET)),
+        ("mul", multiply, "mul", ("Mul", _NUMERIC_SET))]:
     setattr(ops.Tensor, "__%s__" % _name, _binary_operator(_fn, _op_name, False, _direct))
     setattr(ops.Tensor, "__r%s__" % _name, _binary_operator(_fn, _op_name, True))
 

@@ -13,6 +13,7 @@ from . import fpstate, fusion, interop, passes, shapespec, threads
 from .plan import ref_key
 
 _counter = itertools.count()
+_COMPILED_STEPS = (fusion.FusedGroup, passes.KernelStep)  # steps whose kernel the compiler built
 
 
 class PlanOptions:
@@ -231,13 +232,12 @@ def _compile_plan(order, fetch_tensors, feed_tensors, ctx, trace, placement):
     trace_steps = []
     for k, (pos, op, args, outs) in enumerate(steps):
         outs = [o if o in last_use or o in keep else "_" for o in outs]
-        if isinstance(op, (fusion.FusedGroup, passes.KernelStep)):  # a kernel compiled for the step
+        if isinstance(op, _COMPILED_STEPS):  # a kernel compiled for the step
             env["K%d" % pos] = op.kernel
             line_ops.update(op.line_ops)
             if isinstance(op, fusion.FusedGroup):
                 fused.append(op.ops)
-            statement = [("K%d(%s)" % (pos, ", ".join(args)), op.ops[-1] if isinstance(op, fusion.FusedGroup)
-                          else op.line_op)]
+            statement = [("K%d(%s)" % (pos, ", ".join(args)), op.line_op)]
         elif isinstance(op, interop.ParallelPair):
             env["RUN_PAIR"] = interop.run_pair
             (pa, oa, aa, _), (pb, ob, ab, _) = op.steps
@@ -247,7 +247,7 @@ def _compile_plan(order, fetch_tensors, feed_tensors, ctx, trace, placement):
             statement = [(_kernel_call(env, pos, op, args), op)]
         if trace:
             lines.append("    _s = _now()")
-            trace_steps.append(op.ops if isinstance(op, (fusion.FusedGroup, passes.KernelStep)) else op)
+            trace_steps.append(op.ops if isinstance(op, _COMPILED_STEPS) else op)
         for i, (text, line_op) in enumerate(statement):
             lines.append(("    %s = " % ", ".join(outs) if outs and not i else "    ") + text)
             line_ops[(filename, len(lines))] = line_op

@@ -17,39 +17,44 @@ except (ImportError, AttributeError):  # other NumPy versions: the public (slowe
 _user = contextvars.ContextVar("tensorweave_user_fpstate", default=None)
 
 
+def _enter():
+    """Turns floating-point warnings off; returns what `_exit` needs to restore the state."""
+    if _var is None:
+        cm = np.errstate(all="ignore")
+        cm.__enter__()
+        return cm
+    utoken = _user.set(_var.get())
+    return _var.set(_QUIET), utoken
+
+
+def _exit(saved):
+    if _var is None:
+        saved.__exit__(None, None, None)
+    else:
+        _var.reset(saved[0])
+        _user.reset(saved[1])
+
+
 class quiet:  # noqa: N801 (used like a function in `with`)
     """`with quiet():` runs kernels with floating-point warnings off."""
 
-    __slots__ = ("_token", "_utoken", "_cm")
+    __slots__ = ("_saved",)
 
     def __enter__(self):
-        if _var is not None:
-            self._utoken = _user.set(_var.get())
-            self._token = _var.set(_QUIET)
-        else:
-            self._cm = np.errstate(all="ignore")
-            self._cm.__enter__()
+        self._saved = _enter()
 
     def __exit__(self, *exc):
-        if _var is not None:
-            _var.reset(self._token)
-            _user.reset(self._utoken)
-        else:
-            self._cm.__exit__(*exc)
+        _exit(self._saved)
 
 
 def run_quiet(fn, *args):
-    """`fn(*args)` with floating-point warnings off: what `with quiet():` does, at half its cost."""
-    if _var is None:
-        with np.errstate(all="ignore"):
-            return fn(*args)
-    utoken = _user.set(_var.get())
-    token = _var.set(_QUIET)
+    """`fn(*args)` with floating-point warnings off (what `with quiet():` does, without creating
+    the context object: a session run calls it once per run)."""
+    saved = _enter()
     try:
         return fn(*args)
     finally:
-        _var.reset(token)
-        _user.reset(utoken)
+        _exit(saved)
 
 
 def call_with_user_state(fn, *args):

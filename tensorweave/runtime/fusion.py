@@ -66,6 +66,11 @@ class FusedGroup:
     def ops(self):
         return [s[1] for s in self.steps]
 
+    @property
+    def line_op(self):
+        """The op an error of the fused kernel is reported against when no block line says better."""
+        return self.steps[-1][1]
+
 
 def _shape_of(op):
     out = op._outputs[0]

@@ -9,16 +9,17 @@ keep and records in `rename` which names now stand for which (an alias costs not
   `-0.0` instead of `+0.0` (TF's grappler makes the same rewrite). A gradient's reduction to its
   input's shape (`SumToShapeOf`) disappears when both static shapes are fully known and equal.
 - `cse`: two pure ops of one type with the same inputs and attributes compute the same value once.
+- `accumulate_chains`, `fuse_conv_epilogues`, `fuse_relu_pool_grads`: several ops run as one
+  `KernelStep` whose kernel gives their values bitwise.
 """
 
 import numpy as np
 
 from ..framework import dtypes
+from ..ops import math_ops
 
 _ADD_LIKE = frozenset({"Add", "AddV2"})
-_NUMERIC = frozenset(t for t in (dtypes.float16, dtypes.float32, dtypes.float64, dtypes.int8, dtypes.int16,
-                                 dtypes.int32, dtypes.int64, dtypes.uint8, dtypes.uint16, dtypes.complex64,
-                                 dtypes.complex128))
+_NUMERIC = math_ops._NUMERIC_SET
 
 
 def simplify_and_cse(steps, env, rename, simplify=True, cse=True):

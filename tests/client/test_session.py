@@ -484,7 +484,8 @@ def test_debug_executor_agrees_with_compiled_plan(monkeypatch):
     monkeypatch.setenv("TW_DEBUG_EXECUTOR", "1")
     built = []
     real_interpret = codegen.interpret_plan
-    monkeypatch.setattr(codegen, "interpret_plan", lambda *args: built.append(1) or real_interpret(*args))
+    monkeypatch.setattr(codegen, "interpret_plan",
+                        lambda *args, **kwargs: built.append(1) or real_interpret(*args, **kwargs))
     with tf.Session() as sess:
         interpreted = _exercise(sess, *parts)
     assert built, "TW_DEBUG_EXECUTOR=1 did not select the reference interpreter"

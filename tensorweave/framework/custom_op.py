@@ -342,11 +342,12 @@ def _make_kernel(decl):
     dtype_attrs = decl.dtype_attrs
 
     def kernel(xp, *arrays, **attrs):
-        if dtype_attrs:
-            attrs = dict(attrs)
+        kattrs = attrs
+        if dtype_attrs:  # the user's kernel sees NumPy dtypes; the output dtypes use the op's attrs
+            kattrs = dict(attrs)
             for k in dtype_attrs:
-                attrs[k] = np.dtype(attrs[k].as_numpy_dtype)
-        return _check_outputs(xp, decl, (cpu if xp is np else gpu)(*arrays, **attrs), arrays, attrs)
+                kattrs[k] = np.dtype(attrs[k].as_numpy_dtype)
+        return _check_outputs(xp, decl, (cpu if xp is np else gpu)(*arrays, **kattrs), arrays, attrs)
 
     kernel.__name__ = kernel.__qualname__ = "%s_kernel" % decl.op_type
     return kernel
@@ -355,25 +356,20 @@ def _make_kernel(decl):
 def _check_outputs(xp, decl, out, arrays, attrs):
     """The kernel's result `out` as one array per output, of the declared dtypes."""
     specs = decl.outputs
+    in_dts = [dtypes.as_dtype(a.dtype) for a in arrays]
+    wants = [np.dtype(decl.output_dtype(j, spec, in_dts, attrs).as_numpy_dtype) for j, spec in enumerate(specs)]
     if len(specs) == 1:
-        return _check_output(xp, decl.op_type, 0, out, specs[0], arrays, attrs)
+        return _check_output(xp, decl.op_type, 0, out, wants[0])
     if not isinstance(out, (tuple, list)) or len(out) != len(specs):
         what = "%d values" % len(out) if isinstance(out, (tuple, list)) else "one %s" % type(out).__name__
         raise errors.InvalidArgumentError(None, None, "The kernel of %s returned %s; it must return a tuple of %d "
                                           "arrays (one per output)" % (decl.op_type, what, len(specs)))
-    return tuple(_check_output(xp, decl.op_type, j, v, specs[j], arrays, attrs) for j, v in enumerate(out))
+    return tuple(_check_output(xp, decl.op_type, j, v, wants[j]) for j, v in enumerate(out))
 
 
-def _check_output(xp, op_type, j, v, spec, arrays, attrs):
-    """`v` as an array of output `j`'s dtype: same-kind results (float64 for float32) are cast, as
-    TF's kernels write into an output buffer of the declared dtype; other kinds are errors."""
-    if isinstance(spec, int):
-        want = arrays[spec].dtype
-    elif isinstance(spec, dtypes.DType):
-        want = np.dtype(spec.as_numpy_dtype)
-    else:
-        in_dts = [dtypes.as_dtype(a.dtype) for a in arrays]
-        want = np.dtype(dtypes.as_dtype(spec(*in_dts, **attrs)).as_numpy_dtype)
+def _check_output(xp, op_type, j, v, want):
+    """`v` as an array of output `j`'s dtype `want`: same-kind results (float64 for float32) are cast,
+    as TF's kernels write into an output buffer of the declared dtype; other kinds are errors."""
     have = getattr(v, "dtype", None)
     if have is None:  # Python scalars and lists take the declared dtype
         return xp.asarray(v, dtype=want)

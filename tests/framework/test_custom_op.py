@@ -128,6 +128,15 @@ def test_attrs_are_validated_constants_passed_to_kernels_as_keywords():
     assert out_type == np.dtype(np.float64) and isinstance(out_type, np.dtype)
 
 
+def test_output_dtype_functions_get_tf_dtypes_when_the_kernel_runs_too():
+    op = tf.custom_op(fresh("AttrDtype"), lambda x, out_type: x.astype(out_type), inputs=["x"],
+                      outputs=lambda x, out_type: out_type.base_dtype, attrs={"out_type": tf.DType})
+    y = op(np.array([1.5, 2.5], np.float32), out_type=tf.float64)
+    assert y.dtype == tf.float64
+    out = run(y)
+    assert out.dtype == np.float64 and out.tolist() == [1.5, 2.5]
+
+
 @pytest.mark.parametrize("kwargs, fragment", [
     ({"k": "3"}, "Expected int for attr 'k' of"),
     ({"k": True}, "Expected int for attr 'k'"),

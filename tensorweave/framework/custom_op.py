@@ -39,6 +39,7 @@ import sys
 import numpy as np
 
 from . import dtypes, errors, ops, registry
+from .load_library import snake_case
 from .tensor_shape import as_shape
 
 __all__ = ["custom_op"]
@@ -152,10 +153,6 @@ class _Declaration:
         except (TypeError, ValueError) as e:
             raise TypeError("The shape function of %s returned %r, not a shape (a list of ints/None, a "
                             "TensorShape, or None for an unknown shape): %s" % (self.op_type, got, e)) from None
-
-
-def _snake_case(name):
-    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
 
 
 def _camel_case(name):
@@ -395,7 +392,7 @@ def _make_grad(decl, grad):
             raise ValueError("The gradient op %s of %s takes %d inputs; it is called with %d (the inputs %s, then "
                              "one gradient per output)" % (grad_decl.op_type, decl.op_type, len(grad_decl.inputs),
                                                            want_in, ", ".join(names)))
-        if len(grad_decl.outputs) != len(decl.inputs) or (grad_decl.single and len(decl.inputs) != 1):
+        if len(grad_decl.outputs) != len(decl.inputs):
             raise ValueError("The gradient op %s of %s must have one output per input of %s (%d), as a list when "
                              "there are several" % (grad_decl.op_type, decl.op_type, decl.op_type, len(names)))
 
@@ -575,7 +572,7 @@ def custom_op(op_type=None, kernel=None, *, inputs, outputs, attrs=None, kernels
                             override, module, site, fn.__name__, fn.__name__)
         return decorate
     return _declare(op_type, kernel, kernels, inputs, outputs, attrs, shape, grad, stateful, doc, override, module,
-                    site, None if op_type is None else _snake_case(op_type), getattr(kernel, "__name__", None))
+                    site, None if op_type is None else snake_case(op_type), getattr(kernel, "__name__", None))
 
 
 def _declare(op_type, kernel, kernels, inputs, outputs, attrs, shape, grad, stateful, doc, override, module, site,

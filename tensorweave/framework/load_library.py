@@ -202,9 +202,8 @@ class _LibraryOp:
         shapes = self.output_shapes([t._shape.as_tuple() for t in inputs], ValueError)
         return list(zip(self.output_dtypes(in_dtypes), shapes))
 
-    def kernel(self, xp, *arrays):
-        on_host = xp is np
-        arrays = [np.asarray(a if on_host else xp.asnumpy(a), order="C") for a in arrays]
+    def kernel(self, xp, *arrays):  # host only: library ops have no accelerator kernels
+        arrays = [np.asarray(a, order="C") for a in arrays]
         enums = []
         for i, a in enumerate(arrays):
             e = _ENUM_OF_NP.get(a.dtype)
@@ -235,8 +234,6 @@ class _LibraryOp:
                            _ERR_LEN)
         if rc:
             raise errors.InvalidArgumentError(None, None, _error_text(err, "The kernel of %s" % self.type, rc))
-        if not on_host:
-            outputs = [xp.asarray(o) for o in outputs]
         return outputs[0] if len(outputs) == 1 else tuple(outputs)
 
     # ---- the Python constructor ----

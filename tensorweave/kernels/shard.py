@@ -28,7 +28,7 @@ block (nested) runs inline, so blocks never wait on the pool they run on.
 
 import operator
 import threading
-from concurrent.futures import ThreadPoolExecutor, wait
+from concurrent.futures import ThreadPoolExecutor
 
 from ..runtime import threads
 
@@ -118,7 +118,7 @@ def shard(total, cost_per_unit, work, max_parallelism=None):
         work(0, total)
         return
     block = -(-total // num_blocks)
-    pool = _executor(max(2, num_threads()))
+    pool = _executor(num_threads())
     pending = []
     for start in range(block, total, block):
         limit = min(start + block, total)
@@ -127,7 +127,6 @@ def shard(total, cost_per_unit, work, max_parallelism=None):
         except RuntimeError:  # the pool was just replaced by set_num_threads: run the block here
             pending.append((start, limit))
     errors = [_run_block(work, 0, block)]
-    wait([p for p in pending if not isinstance(p, tuple)])
     for p in pending:
         errors.append(_run_block(work, *p) if isinstance(p, tuple) else p.result())
     for e in errors:

@@ -10,10 +10,6 @@ from tensorweave.runtime import fusion
 ROWS, COLS = 1024, 512  # 2**19 elements: one expensive op on this shape is worth fusing
 
 
-def _config(**kw):
-    return tf.ConfigProto(**kw)
-
-
 _UNFUSED = dict(graph_options=tf.GraphOptions(optimizer_options=tf.OptimizerOptions(
     global_jit_level=tf.OptimizerOptions.OFF)))
 
@@ -26,8 +22,8 @@ def _run(fetches, feed, **config):
     return out, fused
 
 
-def _fused_and_plain(fetches, feed, intra=2):
-    out, fused = _run(fetches, feed, intra_op_parallelism_threads=intra)
+def _fused_and_plain(fetches, feed):
+    out, fused = _run(fetches, feed, intra_op_parallelism_threads=2)
     ref, none = _run(fetches, feed, **_UNFUSED)
     assert none == []
     return out, ref, fused

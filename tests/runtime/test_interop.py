@@ -6,8 +6,7 @@ import pytest
 import tensorweave as tf
 from tensorweave.framework.registry import get_op_def
 from tensorweave.runtime import interop
-
-INTERPRETER = tf.ConfigProto(experimental=tf.ConfigProto.Experimental(executor_type="INTERPRETER"))
+from tests.runtime import INTERPRETER
 
 
 @pytest.fixture(autouse=True)

@@ -4,8 +4,7 @@ import numpy as np
 import pytest
 
 import tensorweave as tf
-
-INTERPRETER = tf.ConfigProto(experimental=tf.ConfigProto.Experimental(executor_type="INTERPRETER"))
+from tests.runtime import INTERPRETER
 
 
 def _both(fetches, feed=None, init=None):

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import tensorweave as tf
+from tests.runtime import INTERPRETER
 
 
 def _plan(sess):
@@ -132,7 +133,7 @@ def test_strided_slice_with_constant_spec_is_specialized_and_agrees_with_the_int
     with tf.Session() as sess:
         got = sess.run(outs, {x: xv})
         source = _plan(sess).source
-    interp = tf.ConfigProto(experimental=tf.ConfigProto.Experimental(executor_type="INTERPRETER"))
+    interp = INTERPRETER
     with tf.Session(config=interp) as sess:
         ref = sess.run(outs, {x: xv})
     expected = [xv[1], xv[-1, ::2], xv[:, 1:3, None, 0], xv[..., -1], xv[4:0:-2, :, 1:]]
@@ -220,7 +221,7 @@ def test_specialized_adam_matches_the_interpreter_bitwise(nesterov, dtype):
                                      np_dtype(1e-8), g, use_nesterov=nesterov)
     step = tf.group(update, tf.assign(b1p, b1p * 0.9), tf.assign(b2p, b2p * 0.999))
     results = []
-    for config in (None, tf.ConfigProto(experimental=tf.ConfigProto.Experimental(executor_type="INTERPRETER"))):
+    for config in (None, INTERPRETER):
         with tf.Session(config=config) as sess:
             sess.run(tf.global_variables_initializer())
             for k in range(5):
@@ -249,8 +250,9 @@ def test_reshapes_between_static_shapes_and_one_call_unary_ops_are_inlined():
             sess.run(tf.reshape(u, [2, 2]), {u: [1.0, 2.0, 3.0]})
 
 
-def _fused_conv_steps(plan):
-    return [v for v in plan.env.values() if getattr(v, "__qualname__", "").startswith("fuse_conv_epilogues")]
+def _fused_steps(plan, compiler_pass="fuse_conv_epilogues"):
+    """The kernels `compiler_pass` built for the plan's steps."""
+    return [v for v in plan.env.values() if getattr(v, "__qualname__", "").startswith(compiler_pass)]
 
 
 @pytest.mark.parametrize("form", ["add", "bias_add", "bias_add_nchw"])
@@ -268,7 +270,7 @@ def test_conv_bias_relu_runs_as_one_step_bitwise(form):
     train = tf.train.GradientDescentOptimizer(0.01).minimize(loss)
     feed = {x: xv.transpose(0, 3, 1, 2) if nchw else xv}
     results = []
-    for config in (None, tf.ConfigProto(experimental=tf.ConfigProto.Experimental(executor_type="INTERPRETER"))):
+    for config in (None, INTERPRETER):
         with tf.Session(config=config) as sess:
             sess.run(tf.global_variables_initializer())
             first = sess.run(y, feed)
@@ -276,7 +278,7 @@ def test_conv_bias_relu_runs_as_one_step_bitwise(form):
             results.append([first] + sess.run([f, b]))
             if config is None:
                 plans = [e.plan for e in sess._cache.values() if e.feed_tensors]
-                assert all(len(_fused_conv_steps(p)) == 1 for p in plans)
+                assert all(len(_fused_steps(p)) == 1 for p in plans)
     for ours, ref in zip(*results):
         np.testing.assert_array_equal(ours, ref)
     assert (results[0][0] >= 0).all() and (results[0][0] == 0).any()
@@ -292,9 +294,9 @@ def test_conv_whose_output_is_also_fetched_is_not_fused():
     fv = rng.randn(2, 2, 2, 4).astype(np.float32)
     with tf.Session() as sess:
         c, out = sess.run([conv, y], {p: fv})
-        assert _fused_conv_steps(_plan(sess)) == []
+        assert _fused_steps(_plan(sess)) == []
         np.testing.assert_array_equal(sess.run(y, {p: fv}), out)
-        assert len(_fused_conv_steps(next(e.plan for e in sess._cache.values()
+        assert len(_fused_steps(next(e.plan for e in sess._cache.values()
                                           if e.fetch_map.elements == [y]))) == 1
     np.testing.assert_array_equal(out, np.maximum(c + bv, 0))
 
@@ -312,13 +314,11 @@ def test_relu_grad_folds_into_max_pool_grad_bitwise(k, s, padding, fused):
     dyv = dyv[:, :y.shape[1], :y.shape[2]]
     dyv[0, 0, 0, :2] = [np.inf, np.nan]  # non-finite gradients: NaN where either op would make one
     results = []
-    for config in (None, tf.ConfigProto(experimental=tf.ConfigProto.Experimental(executor_type="INTERPRETER"))):
+    for config in (None, INTERPRETER):
         with tf.Session(config=config) as sess:
             results.append(sess.run(dx, {x: xv, dy: dyv}))
             if config is None:
-                env = _plan(sess).env
-                names = [v.__qualname__ for v in env.values() if callable(v) and hasattr(v, "__qualname__")]
-                assert sum(n.startswith("fuse_relu_pool_grads") for n in names) == fused
+                assert len(_fused_steps(_plan(sess), "fuse_relu_pool_grads")) == fused
     np.testing.assert_array_equal(results[0], results[1])
     assert np.signbit(results[0]).tolist() == np.signbit(results[1]).tolist()
     assert np.isnan(results[0]).any() and (results[0] != 0).any()

@@ -109,7 +109,7 @@ def shard(total, cost_per_unit, work, max_parallelism=None):
         raise ValueError("total must be non-negative, got %d." % total)
     if total == 0:
         return
-    n = num_threads()
+    n = threads_n = num_threads()
     if max_parallelism is not None:
         n = min(n, max(1, operator.index(max_parallelism)))
     cost = max(1, cost_per_unit)
@@ -118,7 +118,7 @@ def shard(total, cost_per_unit, work, max_parallelism=None):
         work(0, total)
         return
     block = -(-total // num_blocks)
-    pool = _executor(num_threads())
+    pool = _executor(threads_n)
     pending = []
     for start in range(block, total, block):
         limit = min(start + block, total)

@@ -32,7 +32,6 @@ class ParallelPair:
 
     def __init__(self, first, second):
         self.steps = (first, second)
-        self.ops = [first[1], second[1]]
 
 
 def _multiply_adds(op):
@@ -95,15 +94,10 @@ def _executor():
         return _pool[0]
 
 
-def _quiet_call(fn):
-    with fpstate.quiet():  # pool threads do not inherit the run's floating-point state
-        return fn()
-
-
 def run_pair(first, second):
     """Runs `second()` on the inter-op thread while `first()` runs here; returns both results.
     If both raise, the first one's error is raised (after the second finished)."""
-    future = _executor().submit(_quiet_call, second)
+    future = _executor().submit(fpstate.run_quiet, second)  # pool threads do not inherit the FP state
     try:
         a = first()
     except BaseException:

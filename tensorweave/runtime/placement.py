@@ -316,12 +316,6 @@ class DeviceUnavailableError(errors.InvalidArgumentError, ImportError):
     """A placement on a device type whose backend library is not installed: TF's
     InvalidArgumentError, and an ImportError naming the pip extra."""
 
-    def __init__(self, node_def, op, message):
-        errors.InvalidArgumentError.__init__(self, node_def, op, message)
-
-    def __str__(self):
-        return self.message
-
 
 def _unknown_device(op, devices):
     names = ", ".join(d.name for d in devices.all_devices())

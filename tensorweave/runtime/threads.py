@@ -1,6 +1,7 @@
 """BLAS thread control (through threadpoolctl, the optional `[perf]` extra) and the intra-op thread count
 of `tensorweave.kernels.shard`."""
 
+import functools
 import logging
 import os
 
@@ -66,6 +67,12 @@ def intra_op_threads():
     env = os.environ.get("TW_NUM_THREADS", "")
     if env.strip().isdigit() and int(env) > 0:
         return int(env)
+    return _usable_cpus()
+
+
+@functools.lru_cache(maxsize=None)
+def _usable_cpus():
+    """The CPUs this process may use (asked once: sharded kernels call `intra_op_threads` per run)."""
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:

@@ -88,50 +88,6 @@ def _relu6(xp, x):
     return xp.minimum(xp.maximum(x, _zero(x)), x.dtype.type(6))
 
 
-def _relu_grad(xp, g, y):
-    return xp.where(y > 0, g, xp.zeros_like(g))
-
-
-def _relu6_grad(xp, g, x):
-    return xp.where((x > 0) & (x < 6), g, xp.zeros_like(g))
-
-
-def _elu(xp, x):
-    return xp.where(x < 0, xp.expm1(xp.minimum(x, _zero(x))), x)
-
-
-def _selu(xp, x):
-    from ..ops.nn_ops import _SELU_ALPHA, _SELU_SCALE
-    return xp.where(x < 0, (_SELU_SCALE * _SELU_ALPHA) * xp.expm1(xp.minimum(x, _zero(x))), _SELU_SCALE * x)
-
-
-def _selu_grad(xp, g, y):
-    from ..ops.nn_ops import _SELU_ALPHA, _SELU_SCALE
-    return xp.where(y < 0, g * (y + _SELU_SCALE * _SELU_ALPHA), g * _SELU_SCALE)
-
-
-def _sigmoid(xp, x):
-    e = xp.exp(-xp.abs(x))
-    return xp.where(x >= 0, 1 / (1 + e), e / (1 + e))
-
-
-def _softplus(xp, x):
-    return xp.maximum(x, 0) + xp.log1p(xp.exp(-xp.abs(x)))
-
-
-def _softplus_grad(xp, g, x):
-    return g * _sigmoid(xp, x)
-
-
-def _softsign(xp, x):
-    return x / (1 + xp.abs(x))
-
-
-def _softsign_grad(xp, g, x):
-    d = 1 + xp.abs(x)
-    return g / (d * d)
-
-
 def _leaky_relu(xp, x, alpha):
     return xp.where(x > 0, x, x * x.dtype.type(alpha))
 
@@ -141,16 +97,6 @@ def _leaky_relu_grad(xp, g, x, alpha):
 
 
 # ---- softmax and cross entropy ---------------------------------------------------------------------
-def _softmax(xp, logits):
-    e = xp.exp(logits - logits.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-
-
-def _log_softmax(xp, logits):
-    shifted = logits - logits.max(axis=-1, keepdims=True)
-    return shifted - xp.log(xp.exp(shifted).sum(axis=-1, keepdims=True))
-
-
 def _xent(xp, features, labels):
     shifted = features - features.max(axis=-1, keepdims=True)
     log_sum = xp.log(xp.exp(shifted).sum(axis=-1, keepdims=True))
@@ -384,7 +330,8 @@ def _table():
     # Elementwise ops and others whose registered kernels use `xp` only.
     for name in ("Abs Acos Acosh Asin Asinh Atan Atanh Ceil Conj Cos Cosh Exp Expm1 Floor IsFinite IsInf IsNan Log "
                  "Log1p LogicalNot Neg Reciprocal Rint Round Rsqrt Sigmoid Sign Sin Sinh Sqrt Square Tan Tanh Cast "
-                 "ComplexAbs EluGrad "
+                 "ComplexAbs EluGrad ReluGrad Relu6Grad Elu Selu SeluGrad Softplus SoftplusGrad Softsign "
+                 "SoftsignGrad Softmax LogSoftmax "
                  "Add AddV2 Sub Mul RealDiv DivNoNan FloorDiv FloorMod TruncateDiv TruncateMod Maximum Minimum Pow "
                  "Atan2 SquaredDifference Equal NotEqual Greater GreaterEqual Less LessEqual LogicalAnd LogicalOr "
                  "AddN BiasAdd BiasAddGrad MatMul BatchMatMulV2 L2Loss Squeeze Unpack Select SelectV2 IdentityN "
@@ -401,11 +348,8 @@ def _table():
                        ("OneHot", (1,))]:
         t[name] = DeviceKernel(host_inputs=host)
     # Kernels written here.
-    for name, k in [("Relu", _relu), ("Relu6", _relu6), ("ReluGrad", _relu_grad), ("Relu6Grad", _relu6_grad),
-                    ("Elu", _elu), ("Selu", _selu), ("SeluGrad", _selu_grad), ("Softplus", _softplus),
-                    ("SoftplusGrad", _softplus_grad), ("Softsign", _softsign), ("SoftsignGrad", _softsign_grad),
-                    ("LeakyRelu", _leaky_relu), ("LeakyReluGrad", _leaky_relu_grad), ("Softmax", _softmax),
-                    ("LogSoftmax", _log_softmax), ("SoftmaxCrossEntropyWithLogits", _xent),
+    for name, k in [("Relu", _relu), ("Relu6", _relu6), ("LeakyRelu", _leaky_relu),
+                    ("LeakyReluGrad", _leaky_relu_grad), ("SoftmaxCrossEntropyWithLogits", _xent),
                     ("SparseSoftmaxCrossEntropyWithLogits", _sparse_xent), ("Pack", _pack),
                     ("Conv2D", _conv2d), ("MaxPool", _max_pool), ("MaxPoolGrad", _max_pool_grad),
                     ("AvgPool", _avg_pool)]:

@@ -19,7 +19,6 @@ import os
 import statistics
 import sys
 import time
-import uuid
 
 import numpy as np
 
@@ -27,25 +26,15 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "examples", "custom_ops"))
 
+import run  # noqa: E402 (bench/run.py: the guide's py_func ReLU)
+
 import tensorweave as tf  # noqa: E402
 
 
 # ---- the four ReLUs -----------------------------------------------------------------------------
 def relu_py_func(x):
     """The seed's prototype: py_func forward, gradient registered under a random name."""
-    def _relu(v):
-        return np.maximum(v, np.float32(0))
-
-    def _relu_grad(v):
-        return np.float32(v > 0)
-
-    def _relu_grad_op(op, grad):
-        return grad * tf.py_func(_relu_grad, [op.inputs[0]], tf.float32)
-
-    grad_name = "MyReluGrad_" + str(uuid.uuid4())
-    tf.RegisterGradient(grad_name)(_relu_grad_op)
-    with tf.get_default_graph().gradient_override_map({"PyFunc": grad_name}):
-        return tf.py_func(_relu, [x], tf.float32)
+    return run._guide_relu(tf, x)
 
 
 relu_grad_numpy = tf.custom_op("BenchReluGrad", lambda x, dy: dy * (x > 0), inputs=["x", ("dy", "x")],

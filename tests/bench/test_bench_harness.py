@@ -7,11 +7,7 @@ import sys
 
 import pytest
 
-BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "bench")
-sys.path.insert(0, BENCH)
-
-import _harness as H  # noqa: E402
-import run as bench_run  # noqa: E402
+from tests.bench import BENCH, H, bench_run
 
 
 def _workload(target, **kw):

@@ -124,6 +124,8 @@ class BaseSession:
         self._interpret = (os.environ.get("TW_DEBUG_EXECUTOR", "") not in ("", "0")
                            or self._config.experimental.executor_type == "INTERPRETER")
         n = self._config.intra_op_parallelism_threads
+        if n > 0:  # also sizes tensorweave.kernels.shard's pool
+            threads.set_intra_op_threads(n)
         threads.set_blas_threads(n if n > 0 else threads.default_blas_threads(), explicit=n > 0)
         self._state.plan_options = _plan_options(self._config)
         self._state.interpret = self._interpret  # function bodies (loops, branches) follow the session

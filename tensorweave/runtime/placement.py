@@ -431,31 +431,25 @@ class _Rewriter:
     def run(self, results):
         for step in self.steps:
             pos, op, args, outs = step
-            if hasattr(op, "_outputs"):
-                for o, t in zip(outs, op._outputs):
-                    self.tensor_names[o] = t.name
-            dev = self.p.assigned.get(op) if not isinstance(op, _Step) else None
+            for o, t in zip(outs, op._outputs):
+                self.tensor_names[o] = t.name
+            dev = self.p.assigned.get(op)
             if dev is None or dev.is_host:
                 self._host_step(step, op, args)
                 continue
             k = dev.backend.kernel_for(op)
             n = len(args)
-            if k.on_host:
-                step[2] = [self._to(a, None if k.input_place(i, n) == "host" else "any", op)
-                           for i, a in enumerate(args)]
-                self.env["K%d" % pos] = k.kernel or op._op_def.kernel
-                self.out.append(step)
-                continue
             step[2] = [self._to(a, {"host": None, "device": dev, "any": "any"}[k.input_place(i, n)], op)
                        for i, a in enumerate(args)]
-            self._activate(dev, op)
-            self.env["XP%d" % pos] = dev.xp()
+            if not k.on_host:  # runs on the device: made current, with its array module, outputs stay there
+                self._activate(dev, op)
+                self.env["XP%d" % pos] = dev.xp()
+                for o in outs:
+                    if o != "_":
+                        self.loc[o] = dev
             # Bound here also when it is the registered kernel: compile-time specializations
             # (`OpDef.specialize`) are for host kernels.
             self.env["K%d" % pos] = k.kernel or op._op_def.kernel
-            for o in outs:
-                if o != "_":
-                    self.loc[o] = dev
             self.out.append(step)
         results = [self._to(r, None, None) for r in results]
         return self.out, results

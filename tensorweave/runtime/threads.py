@@ -25,11 +25,9 @@ def default_blas_threads():
 def set_blas_threads(n, explicit=False):
     """Limits BLAS to `n` threads for the process. Returns True if the limit was applied.
 
-    `explicit` means `n` came from the user (ConfigProto.intra_op_parallelism_threads); it then also
-    sizes `tensorweave.kernels.shard`'s worker pool.
+    `explicit` means `n` came from the user (ConfigProto.intra_op_parallelism_threads): without
+    threadpoolctl a warning names the extra.
     """
-    if explicit:
-        set_intra_op_threads(n)
     if _current[0] == n:
         return True
     if not _controller[1]:

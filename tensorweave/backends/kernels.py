@@ -276,7 +276,7 @@ def _max_pool_grad(xp, x, y, dy, ksize, strides, padding, data_format):
     dxp = xp.zeros((g.n, g.h + g.pt + g.pb, g.w + g.pl + g.pr, g.c), dy.dtype)
     for (i, j), m in _first_max_masks(xp, x, y, g):
         view = cv._tap(dxp, i, j, g)
-        view += dy * m
+        view += xp.where(m, dy, 0)
     return cv._from_nhwc(dxp[:, g.pt:g.pt + g.h, g.pl:g.pl + g.w], data_format)
 
 

@@ -26,6 +26,7 @@ from ..framework import dtypes, errors, ops, tensor_util
 from ..framework.registry import register_op
 from ..framework.tensor_shape import as_shape
 from ..kernels.shard import shard
+from . import _npfast, _pool_jit
 from .core_ops import shape as _shape_of
 from .core_ops import zeros_like
 
@@ -378,10 +379,30 @@ def _conv2d_kernel(xp, x, f, strides, padding, explicit_paddings, data_format, d
     return conv2d_bias_relu(x, f, None, False, strides, padding, explicit_paddings, data_format, dilations)
 
 
-def conv2d_bias_relu(x, f, bias, relu, strides, padding, explicit_paddings, data_format, dilations):
+# The most patch-matrix memory a convolution keeps for its filter gradient (`keep_patches`).
+MAX_KEPT_PATCHES = 64 << 20
+
+
+class Patches:
+    """The patch matrices a Conv2D built per batch block, for a Conv2DBackpropFilter of the same
+    input and geometry (`conv2d_bias_relu(keep_patches=True)`)."""
+
+    __slots__ = ("geometry", "blocks")
+
+    def __init__(self, geometry):
+        self.geometry = geometry
+        self.blocks = {}
+
+
+def conv2d_bias_relu(x, f, bias, relu, strides, padding, explicit_paddings, data_format, dilations,
+                     keep_patches=False):
     """Conv2D's kernel, optionally followed by `+ bias` (over channels) and ReLU applied to each
     batch block of the output while it is in cache: the values of the separate Add and Relu ops,
-    bitwise (the compiler's `fuse_conv_epilogues` uses it)."""
+    bitwise (the compiler's `fuse_conv_epilogues` uses it).
+
+    With `keep_patches`, returns `(output, Patches or None)`: the patch matrices, unless they take
+    more than `MAX_KEPT_PATCHES` bytes (the compiler's `share_conv_patches` hands them to the
+    filter gradient)."""
     _check_batch_depth(strides, data_format, "strides")
     _check_batch_depth(dilations, data_format, "dilations")
     x = _to_nhwc(x, data_format)
@@ -391,18 +412,24 @@ def conv2d_bias_relu(x, f, bias, relu, strides, padding, explicit_paddings, data
     o = f.shape[3]
     fm = f.reshape(-1, o)
     out = np.empty((g.n, g.oh, g.ow, o), x.dtype)
-    zero = np.zeros((), x.dtype)
+    kept = None
+    if keep_patches and g.n * g.oh * g.ow * g.kh * g.kw * g.c * x.itemsize <= MAX_KEPT_PATCHES:
+        kept = Patches(g)
 
     def work(b0, b1):
         block = out[b0:b1]
-        _matmul(_im2col(x[b0:b1], g), fm, out=block.reshape(-1, o))
+        cols = _im2col(x[b0:b1], g)
+        if kept is not None:
+            kept.blocks[b0, b1] = cols
+        _matmul(cols, fm, out=block.reshape(-1, o))
         if bias is not None:
-            np.add(block, bias, out=block)
+            _npfast.add_channels(block, bias)
         if relu:
-            np.maximum(block, zero, out=block)
+            _npfast.relu(block, out=block)
 
     _over_batch(g, o, work)
-    return _from_nhwc(out, data_format)
+    out = _from_nhwc(out, data_format)
+    return (out, kept) if keep_patches else out
 
 
 def _conv2d_grad(op, grad):
@@ -559,7 +586,8 @@ def _conv2d_backprop_filter_infer(op):
 
 
 def _conv2d_backprop_filter_kernel(xp, x, filter_sizes, dy, strides, padding, explicit_paddings, data_format,
-                                   dilations, use_cudnn_on_gpu):
+                                   dilations, use_cudnn_on_gpu, patches=None):
+    """`patches`: a Conv2D's `Patches` of the same `x`; blocks of the same geometry are reused."""
     _check_batch_depth(strides, data_format, "strides")
     _check_batch_depth(dilations, data_format, "dilations")
     kh, kw, c, o = _shape_arg(filter_sizes, "filter_sizes")
@@ -571,9 +599,13 @@ def _conv2d_backprop_filter_kernel(xp, x, filter_sizes, dy, strides, padding, ex
     g = _geometry(x.shape, kh, kw, strides, dilations, padding, explicit_paddings, data_format)
     _check_backprop_shape("Conv2DCustomBackpropFilter", dy.shape, g, o)
     parts = {}
+    kept = patches.blocks if patches is not None and patches.geometry == g else {}
 
     def work(b0, b1):
-        parts[b0] = _matmul(_im2col(x[b0:b1], g).T, dy[b0:b1].reshape(-1, o))
+        cols = kept.get((b0, b1))
+        if cols is None:
+            cols = _im2col(x[b0:b1], g)
+        parts[b0] = _matmul(cols.T, dy[b0:b1].reshape(-1, o))
 
     _over_batch(g, o, work)
     blocks = [parts[k] for k in sorted(parts)] or [np.zeros((kh * kw * c, o), dy.dtype)]
@@ -1079,6 +1111,14 @@ def _first_max_masks(x, y, g, xpad=None):
         yield (i, j), m
 
 
+def _masked(values, m, out=None):
+    """`values` where the bool mask `m` is set, else +0 (into `out` when given): an AND with the mask's
+    bits, as fast as multiplying by it, without `inf * 0 = NaN` or `-x * 0 = -0` where `m` is unset."""
+    bits = np.dtype("i%d" % values.dtype.itemsize)
+    r = np.bitwise_and(values.view(bits), np.negative(m.view(np.int8)), out=None if out is None else out.view(bits))
+    return r.view(values.dtype)
+
+
 def _pool_over_batch(g, work):
     """Runs `work(b0, b1)` over batch blocks on the intra-op threads (inline for small inputs)."""
     shard(g.n, max(1, g.oh * g.ow * g.kh * g.kw * g.c // 8), work)
@@ -1107,6 +1147,10 @@ def _max_pool_infer(op):
 def _max_pool_kernel(xp, x, ksize, strides, padding, data_format):
     x = _to_nhwc(x, data_format)
     g = _pool_geometry(x.shape, ksize, strides, padding, data_format)
+    if _pool_jit.usable(x):
+        out = np.empty((g.n, g.oh, g.ow, g.c), x.dtype)
+        _pool_over_batch(g, lambda b0, b1: _pool_jit.max_pool(x, out, b0, b1, g))
+        return _from_nhwc(out, data_format)
     xpad = _padded(x, g, _lowest(x.dtype))
     out = None
     for i, j in _taps(g):
@@ -1189,23 +1233,32 @@ def max_pool_grad(x, y, dy, ksize, strides, padding, data_format, relu=False):
     if dy.shape != (g.n, g.oh, g.ow, g.c) or y.shape != dy.shape:
         raise _invalid("Expected orig_output and grad shapes to be %s, got %s and %s"
                        % (list((g.n, g.oh, g.ow, g.c)), list(y.shape), list(dy.shape)))
-    dxp = np.zeros((g.n, g.h + g.pt + g.pb, g.w + g.pl + g.pr, g.c), dy.dtype)
     disjoint = g.sh >= g.kh and g.sw >= g.kw
     if relu and not disjoint:
         raise ValueError("the ReLU mask is folded in for windows that do not overlap only")
+    if disjoint and _pool_jit.usable(x, y, dy):
+        # Every input is written when the windows tile it exactly; else the gaps stay zero.
+        tiled = (g.sh == g.kh and g.sw == g.kw and g.oh * g.kh - g.pt >= g.h and g.ow * g.kw - g.pl >= g.w)
+        dx = (np.empty if tiled else np.zeros)(x.shape, dy.dtype)
+        _pool_over_batch(g, lambda b0, b1: _pool_jit.max_pool_grad(x, y, dy, dx, b0, b1, g, relu))
+        return _from_nhwc(dx, data_format)
+    dxp = np.zeros((g.n, g.h + g.pt + g.pb, g.w + g.pl + g.pr, g.c), dy.dtype)
 
     def work(b0, b1):
         block, dyb = dxp[b0:b1], dy[b0:b1]
-        if relu:
-            # A routed element equals its window's max, so the ReLU mask x > 0 there is y > 0:
-            # applied to dy once (same values, zero signs and NaNs as masking each tap).
-            dyb = dyb * (y[b0:b1] > 0)
+        if disjoint:
+            # Each input takes at most one window's gradient: written as TF's `0 + dy`.
+            dyb = dyb + dy.dtype.type(0)
+            if relu:
+                # A routed element equals its window's max, so the ReLU mask x > 0 there is y > 0:
+                # applied to dy once (ReluGrad's `grad * mask` of the routed values, bitwise).
+                dyb *= y[b0:b1] > 0
         for (i, j), m in _first_max_masks(x[b0:b1], y[b0:b1], g):
             view = _tap(block, i, j, g)
             if disjoint:
-                np.multiply(dyb, m, out=view)
+                _masked(dyb, m, out=view)
             else:
-                view += dyb * m
+                view += _masked(dyb, m)
 
     _pool_over_batch(g, work)
     return _from_nhwc(dxp[:, g.pt:g.pt + g.h, g.pl:g.pl + g.w], data_format)
@@ -1235,7 +1288,7 @@ def _max_pool_grad_grad_kernel(xp, x, y, ddx, ksize, strides, padding, data_form
     gpad = _padded(ddx, g)
     out = np.zeros(y.shape, ddx.dtype)
     for (i, j), m in _first_max_masks(x, y, g):
-        out += _tap(gpad, i, j, g) * m
+        out += _masked(_tap(gpad, i, j, g), m)
     return _from_nhwc(out, data_format)
 
 

@@ -13,6 +13,7 @@ import numpy as np
 from ..framework import dtypes, errors, ops
 from ..framework.registry import NO_GRADIENT, register_op
 from ..framework.tensor_shape import TensorShape, as_shape
+from . import _npfast
 from .core_ops import same_as_input, stop_gradient, zeros_like
 from .random_ops import random_uniform
 
@@ -171,7 +172,7 @@ def _selu_kernel(xp, x):
 
 # (op type, infer, kernel, gradient)
 _ACTIVATION_OPS = [
-    ("Relu", _real_infer, lambda xp, x: np.maximum(x, np.zeros((), x.dtype)), _relu_grad),
+    ("Relu", _real_infer, lambda xp, x: _npfast.relu(x), _relu_grad),
     ("Relu6", _real_infer, lambda xp, x: np.minimum(np.maximum(x, np.zeros((), x.dtype)), np.asarray(6, x.dtype)),
      _relu6_grad),
     ("Elu", _float_infer, _elu_kernel, _elu_grad),

@@ -1,0 +1,140 @@
+"""The numba max-pool loops against the NumPy kernels (bitwise, incl. ties, NaN, inf and -0
+gradients, padding, gaps between windows), TF's zero-fill of MaxPoolGrad, and the switch-off."""
+
+import numpy as np
+import pytest
+
+import tensorweave as tf
+from tensorweave.ops import _pool_jit, nn_conv_ops
+
+pytest.importorskip("numba")
+
+GEOMETRIES = [  # (input NHWC, ksize, stride, padding)
+    ((3, 8, 6, 4), 2, 2, "VALID"),
+    ((3, 7, 5, 3), 2, 2, "SAME"),
+    ((2, 7, 7, 5), 2, 2, "VALID"),  # the last row and column are in no window
+    ((2, 9, 9, 3), 3, 3, "SAME"),
+    ((2, 8, 8, 3), 2, 3, "VALID"),  # gaps between windows
+    ((2, 6, 6, 2), 3, 1, "SAME"),  # overlapping: forward only in the loop
+]
+
+
+def _numpy_path(monkeypatch):
+    monkeypatch.setattr(_pool_jit, "usable", lambda *arrays: False)
+
+
+def _inputs(shape, dtype, seed):
+    rng = np.random.RandomState(seed)
+    x = rng.randn(*shape).astype(dtype)
+    x[0, 0, :2] = 0.5  # ties inside windows
+    x[-1, 1, 1, 0] = np.nan
+    x[-1, 2, 2, -1] = -np.inf
+    return x
+
+
+def _grad_inputs(x, k, s, padding, dtype):
+    ksize, strides = [1, k, k, 1], [1, s, s, 1]
+    y = nn_conv_ops._max_pool_kernel(np, x, ksize, strides, padding, "NHWC")
+    rng = np.random.RandomState(1)
+    dy = rng.randn(*y.shape).astype(dtype)
+    dy.flat[:4] = [np.inf, -np.inf, np.nan, -0.0]
+    return ksize, strides, y, dy
+
+
+def _bits(a):
+    return a.view("i%d" % a.dtype.itemsize)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape,k,s,padding", GEOMETRIES)
+def test_max_pool_loop_matches_numpy_bitwise(monkeypatch, shape, k, s, padding, dtype):
+    x = _inputs(shape, dtype, 0)
+    args = (x, [1, k, k, 1], [1, s, s, 1], padding, "NHWC")
+    assert _pool_jit.usable(x)
+    jitted = nn_conv_ops._max_pool_kernel(np, *args)
+    _numpy_path(monkeypatch)
+    np.testing.assert_array_equal(_bits(jitted), _bits(nn_conv_ops._max_pool_kernel(np, *args)))
+
+
+@pytest.mark.parametrize("relu", [False, True])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape,k,s,padding", [g for g in GEOMETRIES if g[2] >= g[1]])
+def test_max_pool_grad_loop_matches_numpy_bitwise(monkeypatch, shape, k, s, padding, dtype, relu):
+    x = _inputs(shape, dtype, 2)
+    if relu:
+        x = np.maximum(x, dtype(0))
+    ksize, strides, y, dy = _grad_inputs(x, k, s, padding, dtype)
+    jitted = nn_conv_ops.max_pool_grad(x, y, dy, ksize, strides, padding, "NHWC", relu=relu)
+    _numpy_path(monkeypatch)
+    plain = nn_conv_ops.max_pool_grad(x, y, dy, ksize, strides, padding, "NHWC", relu=relu)
+    np.testing.assert_array_equal(_bits(jitted), _bits(plain))
+    assert np.isnan(plain).any() and np.isinf(plain).any()
+
+
+@pytest.mark.parametrize("jit", [True, False])
+def test_max_pool_grad_zero_fills_like_tf(monkeypatch, jit):
+    """TF's MaxPoolGrad fills zeros and adds dy at each window's max: non-max inputs get +0 even
+    when dy is inf, NaN or negative (not `dy * 0`), and a routed -0 becomes `0 + -0 = +0`."""
+    if not jit:
+        _numpy_path(monkeypatch)
+    x = np.array([1, 3, 2, 0, 5, 4, 7, 6], np.float32).reshape(1, 2, 4, 1)  # window maxes at 4 and 6
+    y = nn_conv_ops._max_pool_kernel(np, x, [1, 2, 2, 1], [1, 2, 2, 1], "VALID", "NHWC")
+    attrs = ([1, 2, 2, 1], [1, 2, 2, 1], "VALID", "NHWC")
+    dy = np.array([np.inf, -0.0], np.float32).reshape(1, 1, 2, 1)
+    dx = nn_conv_ops.max_pool_grad(x, y, dy, *attrs).ravel()
+    np.testing.assert_array_equal(dx, [0, 0, 0, 0, np.inf, 0, 0, 0])
+    assert not np.signbit(dx).any()
+    dy = np.array([-2.0, np.nan], np.float32).reshape(1, 1, 2, 1)
+    dx = nn_conv_ops.max_pool_grad(x, y, dy, *attrs).ravel()
+    np.testing.assert_array_equal(dx, [0, 0, 0, 0, -2, 0, np.nan, 0])
+    assert np.signbit(dx).tolist() == [False] * 4 + [True] + [False] * 3
+
+
+def test_max_pool_grad_of_overlapping_windows_zero_fills(monkeypatch):
+    x = np.array([[0, 2, 1]], np.float32).reshape(1, 1, 3, 1)
+    y = nn_conv_ops._max_pool_kernel(np, x, [1, 1, 2, 1], [1, 1, 1, 1], "VALID", "NHWC")
+    dy = np.array([np.inf, 3.0], np.float32).reshape(1, 1, 2, 1)
+    dx = nn_conv_ops.max_pool_grad(x, y, dy, [1, 1, 2, 1], [1, 1, 1, 1], "VALID", "NHWC")
+    np.testing.assert_array_equal(dx.ravel(), [0, np.inf, 0])
+
+
+def test_max_pool_grad_grad_ignores_non_max_inputs():
+    x = np.array([1, 3, 2, 0], np.float32).reshape(1, 2, 2, 1)
+    y = nn_conv_ops._max_pool_kernel(np, x, [1, 2, 2, 1], [1, 2, 2, 1], "VALID", "NHWC")
+    ddx = np.array([np.inf, 4, np.nan, -1], np.float32).reshape(1, 2, 2, 1)
+    out = nn_conv_ops._max_pool_grad_grad_kernel(np, x, y, ddx, [1, 2, 2, 1], [1, 2, 2, 1], "VALID", "NHWC")
+    np.testing.assert_array_equal(out.ravel(), [4])
+
+
+def test_graph_gradient_matches_between_loop_and_numpy(monkeypatch):
+    rng = np.random.RandomState(3)
+    xv = rng.randn(4, 10, 10, 3).astype(np.float32)
+    x = tf.placeholder(tf.float32, xv.shape)
+    r = tf.nn.relu(x)
+    y = tf.nn.max_pool(r, 2, 2, "SAME")
+    dx = tf.gradients(tf.reduce_sum(y * y), x)[0]
+    with tf.Session() as sess:
+        jitted = sess.run([y, dx], {x: xv})
+    _numpy_path(monkeypatch)
+    with tf.Session() as sess:
+        plain = sess.run([y, dx], {x: xv})
+    for a, b in zip(jitted, plain):
+        np.testing.assert_array_equal(_bits(a), _bits(b))
+
+
+def test_other_dtypes_and_layouts_take_the_numpy_kernels():
+    x = np.zeros((1, 2, 2, 3), np.float32)
+    assert _pool_jit.usable(x)
+    assert not _pool_jit.usable(x.astype(np.float16))
+    assert not _pool_jit.usable(x.astype(np.int32))
+    assert not _pool_jit.usable(x.transpose(0, 2, 1, 3))
+    assert not _pool_jit.usable(x, x.astype(np.float64))
+
+
+def test_env_switch_turns_the_loops_off(monkeypatch):
+    monkeypatch.setattr(_pool_jit, "_compiled", {})
+    monkeypatch.setenv("TW_JIT_KERNELS", "0")
+    assert not _pool_jit.usable(np.zeros((1, 2, 2, 1), np.float32))
+    x = np.arange(16, dtype=np.float32).reshape(1, 4, 4, 1)
+    y = nn_conv_ops._max_pool_kernel(np, x, [1, 2, 2, 1], [1, 2, 2, 1], "VALID", "NHWC")
+    np.testing.assert_array_equal(y.ravel(), [5, 7, 13, 15])

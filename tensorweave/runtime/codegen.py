@@ -203,6 +203,7 @@ def _compile_plan(order, fetch_tensors, feed_tensors, ctx, trace, placement):
         emitted, results = placement.rewrite(emitted, results, env)
     if placement is None and options.simplify:
         emitted = passes.fuse_relu_pool_grads(passes.fuse_conv_epilogues(emitted, results), results)
+        emitted = passes.share_conv_patches(emitted, results)
     items = emitted
     # Fused blocks hold no BLAS calls: by default they use every intra-op thread.
     n_threads = threads.intra_op_threads() if options.fusion_threads is None else options.fusion_threads

@@ -11,6 +11,8 @@ keep and records in `rename` which names now stand for which (an alias costs not
 - `cse`: two pure ops of one type with the same inputs and attributes compute the same value once.
 - `accumulate_chains`, `fuse_conv_epilogues`, `fuse_relu_pool_grads`: several ops run as one
   `KernelStep` whose kernel gives their values bitwise.
+- `share_conv_patches`: a convolution's filter gradient reuses the patch matrices of the
+  convolution itself.
 """
 
 import numpy as np
@@ -348,6 +350,75 @@ def _channel_bias(conv, add, conv_out):
     if t.dtype is not out.dtype or op._outputs[0]._shape.as_tuple() != shape:
         return None
     return other
+
+
+def _conv_key(op, x_arg, filter_shape):
+    """What a Conv2D and a Conv2DBackpropFilter must share for one's patch matrices to serve the other."""
+    if filter_shape is None or None in filter_shape:
+        return None
+    a = op._attrs
+    return (x_arg, tuple(a["strides"]), a["padding"], tuple(a["explicit_paddings"]), a["data_format"],
+            tuple(a["dilations"]), tuple(filter_shape))
+
+
+def _conv_step(step):
+    """(Conv2D op, whether the step adds a bias and applies ReLU) for a convolution step, else None."""
+    op = step[1]
+    if isinstance(op, KernelStep):
+        ops = op.ops
+        if len(ops) == 3 and ops[0]._type == "Conv2D" and ops[2]._type == "Relu" and len(step[2]) == 3:
+            return ops[0], True
+        return None
+    return (op, False) if op._type == "Conv2D" and len(step[2]) == 2 else None
+
+
+def share_conv_patches(steps, results):
+    """A Conv2DBackpropFilter of the same input, geometry and filter shape as a Conv2D of the plan
+    (plain or with its epilogue fused) reuses the patch matrices the convolution built, instead of
+    building them again: the convolution step also returns them (`nn_conv_ops.Patches`, at most
+    `nn_conv_ops.MAX_KEPT_PATCHES` bytes, else nothing is kept), held until the filter gradient
+    ran. Same values bitwise (the same matrices, multiplied in the same blocks)."""
+    from ..ops import nn_conv_ops
+    convs = {}
+    for k, s in enumerate(steps):
+        found = _conv_step(s) if isinstance(s, list) else None
+        if found is not None:
+            key = _conv_key(found[0], s[2][0], found[0]._inputs[1]._shape.as_tuple())
+            if key is not None:
+                convs.setdefault(key, k)
+    if not convs:
+        return steps
+    out = list(steps)
+    shared = {}  # conv step index -> patches name
+    for k, s in enumerate(steps):
+        if not isinstance(s, list) or isinstance(s[1], KernelStep) or s[1]._type != "Conv2DBackpropFilter":
+            continue
+        op = s[1]
+        c = convs.get(_conv_key(op, s[2][0], op._outputs[0]._shape.as_tuple()))
+        if c is None or c > k:
+            continue
+        if c not in shared:
+            shared[c] = steps[c][3][0] + "_patches"
+        a = op._attrs
+        attrs = (a["strides"], a["padding"], a["explicit_paddings"], a["data_format"], a["dilations"],
+                 a["use_cudnn_on_gpu"])
+
+        def kernel(x, sizes, dy, patches, attrs=attrs):
+            return nn_conv_ops._conv2d_backprop_filter_kernel(np, x, sizes, dy, *attrs, patches=patches)
+
+        out[k] = [s[0], KernelStep([op], kernel), s[2] + [shared[c]], s[3]]
+    for c, name in shared.items():
+        pos, op, args, outs = steps[c]
+        conv, fused = _conv_step(steps[c])
+        a = conv._attrs
+        attrs = (a["strides"], a["padding"], a["explicit_paddings"], a["data_format"], a["dilations"])
+
+        def kernel(x, f, b=None, attrs=attrs, relu=fused):
+            return nn_conv_ops.conv2d_bias_relu(x, f, b, relu, *attrs, keep_patches=True)
+
+        ops = op.ops if fused else [op]
+        out[c] = [pos, KernelStep(ops, kernel, line_op=conv), args, outs + [name]]
+    return out
 
 
 def fuse_relu_pool_grads(steps, results):

@@ -277,8 +277,10 @@ def test_conv_bias_relu_runs_as_one_step_bitwise(form):
             sess.run(train, feed)
             results.append([first] + sess.run([f, b]))
             if config is None:
-                plans = [e.plan for e in sess._cache.values() if e.feed_tensors]
-                assert all(len(_fused_steps(p)) == 1 for p in plans)
+                plans = {tuple(e.fetch_map.elements): e.plan for e in sess._cache.values() if e.feed_tensors}
+                assert len(_fused_steps(plans[(y,)])) == 1
+                # The training step's convolution keeps its patches for the filter gradient.
+                assert len(_fused_steps(plans[(train,)], "share_conv_patches")) == 2
     for ours, ref in zip(*results):
         np.testing.assert_array_equal(ours, ref)
     assert (results[0][0] >= 0).all() and (results[0][0] == 0).any()
@@ -322,3 +324,63 @@ def test_relu_grad_folds_into_max_pool_grad_bitwise(k, s, padding, fused):
     np.testing.assert_array_equal(results[0], results[1])
     assert np.signbit(results[0]).tolist() == np.signbit(results[1]).tolist()
     assert np.isnan(results[0]).any() and (results[0] != 0).any()
+
+
+def _two_conv_training(rng, dtype=np.float32):
+    """A 1-channel conv (few-channel patch layout) and a 3-channel one, each with a filter gradient."""
+    xv = rng.randn(6, 9, 9, 1).astype(dtype)
+    x = tf.placeholder(dtype, xv.shape)
+    f1 = tf.Variable(rng.randn(3, 3, 1, 3).astype(dtype))
+    f2 = tf.Variable(rng.randn(2, 2, 3, 4).astype(dtype))
+    b1 = tf.Variable(rng.randn(3).astype(dtype))
+    h = tf.nn.relu(tf.nn.conv2d(x, f1, [1, 1, 1, 1], "SAME") + b1)
+    y = tf.nn.conv2d(h, f2, [1, 2, 2, 1], "VALID")
+    train = tf.train.GradientDescentOptimizer(0.01).minimize(tf.reduce_sum(y * y))
+    return {x: xv}, train, [f1, f2, b1]
+
+
+def _train_values(feed, train, variables, config=None):
+    with tf.Session(config=config) as sess:
+        sess.run(tf.global_variables_initializer())
+        sess.run(train, feed)
+        plan = None if config is not None else next(e.plan for e in sess._cache.values() if e.feed_tensors)
+        return sess.run(variables), plan
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_filter_gradients_reuse_the_convolutions_patches_bitwise(dtype):
+    feed, train, variables = _two_conv_training(np.random.RandomState(4), dtype)
+    ours, plan = _train_values(feed, train, variables)
+    ref, _ = _train_values(feed, train, variables, INTERPRETER)
+    for a, b in zip(ours, ref):
+        np.testing.assert_array_equal(a, b)
+    assert len(_fused_steps(plan, "share_conv_patches")) == 4  # two convolutions, two filter gradients
+    assert "_patches" in plan.source
+
+
+def test_patches_over_the_memory_cap_are_rebuilt(monkeypatch):
+    from tensorweave.ops import nn_conv_ops
+    feed, train, variables = _two_conv_training(np.random.RandomState(5))
+    ref, _ = _train_values(feed, train, variables, INTERPRETER)
+    monkeypatch.setattr(nn_conv_ops, "MAX_KEPT_PATCHES", 0)
+    x = np.ones((1, 3, 3, 2), np.float32)
+    attrs = ([1, 1, 1, 1], "SAME", [], "NHWC", [1, 1, 1, 1])
+    assert nn_conv_ops.conv2d_bias_relu(x, np.ones((2, 2, 2, 1), np.float32), None, False, *attrs,
+                                        keep_patches=True)[1] is None
+    ours, _ = _train_values(feed, train, variables)
+    for a, b in zip(ours, ref):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_filter_gradient_ignores_patches_of_another_geometry():
+    from tensorweave.ops import nn_conv_ops
+    rng = np.random.RandomState(6)
+    x = rng.randn(2, 5, 5, 3).astype(np.float32)
+    dy = rng.randn(2, 5, 5, 4).astype(np.float32)
+    attrs = ([1, 1, 1, 1], "SAME", [], "NHWC", [1, 1, 1, 1])
+    _, other = nn_conv_ops.conv2d_bias_relu(x, rng.randn(2, 2, 3, 4).astype(np.float32), None, False, *attrs,
+                                            keep_patches=True)
+    sizes = np.array([3, 3, 3, 4], np.int32)
+    got = nn_conv_ops._conv2d_backprop_filter_kernel(np, x, sizes, dy, *attrs, True, patches=other)
+    want = nn_conv_ops._conv2d_backprop_filter_kernel(np, x, sizes, dy, *attrs, True)
+    np.testing.assert_array_equal(got, want)

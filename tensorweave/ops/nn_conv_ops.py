@@ -278,19 +278,39 @@ def _im2col(x, g):
     return col.reshape(n * g.oh * g.ow, g.kh * g.kw * c)
 
 
-def _input_grad_by_taps(dy, ft, g):
-    """The NHWC input gradient for output gradient `dy` and the filter as (KH, KW, O, C): for each
-    tap, `dy @ filter[tap]^T` added where that tap reads the input. Each product is contiguous in
-    (OW, C), so the additions run long inner loops (a patch-matrix col2im strides by KH*KW*C)."""
+def _tap_range(k, stride, dilation, pad, size, out):
+    """The outputs [lo, hi) whose filter tap `k` reads inside [0, size), and the first input read."""
+    first = k * dilation - pad
+    lo = max(0, -(first // stride)) if first < 0 else 0
+    hi = min(out, (size - 1 - first) // stride + 1) if size > first else 0
+    return lo, max(lo, hi), first + lo * stride
+
+
+def _input_grad_by_taps(dy, ft, g, dx):
+    """Writes into `dx` (NHWC, C-contiguous) the input gradient for output gradient `dy` and the filter
+    as (KH, KW, O, C): for each tap, `dy @ filter[tap]^T` added where that tap reads the input. Each
+    product is contiguous in (OW, C), so the additions run long inner loops (a patch-matrix col2im
+    strides by KH*KW*C). A tap that reads every input exactly once (stride 1, SAME's centre) writes its
+    product straight into `dx`; otherwise `dx` starts at zero."""
     n, o = dy.shape[0], dy.shape[3]
     dy2 = dy.reshape(-1, o)
-    dxp = np.zeros((n, g.h + g.pt + g.pb, g.w + g.pl + g.pr, g.c), dy.dtype)
+    taps = []
+    base = None
     for i, j in _taps(g):
-        view = _tap(dxp, i, j, g)
-        view += _matmul(dy2, ft[i, j]).reshape(n, g.oh, g.ow, g.c)
-    if g.pt or g.pb or g.pl or g.pr:
-        return dxp[:, g.pt:g.pt + g.h, g.pl:g.pl + g.w]
-    return dxp
+        rows, cols = _tap_range(i, g.sh, g.dh, g.pt, g.h, g.oh), _tap_range(j, g.sw, g.dw, g.pl, g.w, g.ow)
+        full = (g.sh == g.sw == 1 and rows == (0, g.h, 0) and cols == (0, g.w, 0) and g.oh == g.h
+                and g.ow == g.w)
+        if base is None and full:
+            base = (i, j)
+        elif rows[1] > rows[0] and cols[1] > cols[0]:
+            taps.append((i, j, rows, cols))
+    if base is None:
+        dx[...] = 0
+    else:
+        _matmul(dy2, ft[base], out=dx.reshape(-1, g.c))
+    for i, j, (p0, p1, r0), (q0, q1, s0) in taps:
+        product = _matmul(dy2, ft[i, j]).reshape(n, g.oh, g.ow, g.c)[:, p0:p1, q0:q1]
+        dx[:, r0:r0 + (p1 - p0 - 1) * g.sh + 1:g.sh, s0:s0 + (q1 - q0 - 1) * g.sw + 1:g.sw] += product
 
 
 def _over_batch(g, o, work):
@@ -521,7 +541,7 @@ def _conv2d_backprop_input_kernel(xp, input_sizes, f, dy, strides, padding, expl
     dx = np.empty((g.n, g.h, g.w, g.c), dy.dtype)
 
     def work(b0, b1):
-        dx[b0:b1] = _input_grad_by_taps(dy[b0:b1], ft, g)
+        _input_grad_by_taps(dy[b0:b1], ft, g, dx[b0:b1])
 
     _over_batch(g, o, work)
     return _from_nhwc(dx, data_format)

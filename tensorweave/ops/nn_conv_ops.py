@@ -26,7 +26,7 @@ from ..framework import dtypes, errors, ops, tensor_util
 from ..framework.registry import register_op
 from ..framework.tensor_shape import as_shape
 from ..kernels.shard import shard
-from . import _npfast, _pool_jit
+from . import _conv_jit, _npfast
 from .core_ops import shape as _shape_of
 from .core_ops import zeros_like
 
@@ -432,6 +432,7 @@ def conv2d_bias_relu(x, f, bias, relu, strides, padding, explicit_paddings, data
     o = f.shape[3]
     fm = f.reshape(-1, o)
     out = np.empty((g.n, g.oh, g.ow, o), x.dtype)
+    jit_epilogue = (bias is not None or relu) and _conv_jit.usable(out, *(() if bias is None else (bias,)))
     kept = None
     if keep_patches and g.n * g.oh * g.ow * g.kh * g.kw * g.c * x.itemsize <= MAX_KEPT_PATCHES:
         kept = Patches(g)
@@ -442,6 +443,9 @@ def conv2d_bias_relu(x, f, bias, relu, strides, padding, explicit_paddings, data
         if kept is not None:
             kept.blocks[b0, b1] = cols
         _matmul(cols, fm, out=block.reshape(-1, o))
+        if jit_epilogue:
+            _conv_jit.bias_relu(block, bias, relu)
+            return
         if bias is not None:
             _npfast.add_channels(block, bias)
         if relu:
@@ -1167,9 +1171,9 @@ def _max_pool_infer(op):
 def _max_pool_kernel(xp, x, ksize, strides, padding, data_format):
     x = _to_nhwc(x, data_format)
     g = _pool_geometry(x.shape, ksize, strides, padding, data_format)
-    if _pool_jit.usable(x):
+    if _conv_jit.usable(x):
         out = np.empty((g.n, g.oh, g.ow, g.c), x.dtype)
-        _pool_over_batch(g, lambda b0, b1: _pool_jit.max_pool(x, out, b0, b1, g))
+        _pool_over_batch(g, lambda b0, b1: _conv_jit.max_pool(x, out, b0, b1, g))
         return _from_nhwc(out, data_format)
     xpad = _padded(x, g, _lowest(x.dtype))
     out = None
@@ -1256,11 +1260,11 @@ def max_pool_grad(x, y, dy, ksize, strides, padding, data_format, relu=False):
     disjoint = g.sh >= g.kh and g.sw >= g.kw
     if relu and not disjoint:
         raise ValueError("the ReLU mask is folded in for windows that do not overlap only")
-    if disjoint and _pool_jit.usable(x, y, dy):
+    if disjoint and _conv_jit.usable(x, y, dy):
         # Every input is written when the windows tile it exactly; else the gaps stay zero.
         tiled = (g.sh == g.kh and g.sw == g.kw and g.oh * g.kh - g.pt >= g.h and g.ow * g.kw - g.pl >= g.w)
         dx = (np.empty if tiled else np.zeros)(x.shape, dy.dtype)
-        _pool_over_batch(g, lambda b0, b1: _pool_jit.max_pool_grad(x, y, dy, dx, b0, b1, g, relu))
+        _pool_over_batch(g, lambda b0, b1: _conv_jit.max_pool_grad(x, y, dy, dx, b0, b1, g, relu))
         return _from_nhwc(dx, data_format)
     dxp = np.zeros((g.n, g.h + g.pt + g.pb, g.w + g.pl + g.pr, g.c), dy.dtype)
 

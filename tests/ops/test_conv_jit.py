@@ -1,11 +1,12 @@
-"""The numba max-pool loops against the NumPy kernels (bitwise, incl. ties, NaN, inf and -0
-gradients, padding, gaps between windows), TF's zero-fill of MaxPoolGrad, and the switch-off."""
+"""The numba max-pool and convolution-epilogue loops against the NumPy kernels (bitwise, incl. ties,
+NaN, inf and -0 gradients, padding, gaps between windows), TF's zero-fill of MaxPoolGrad, and the
+switch-off."""
 
 import numpy as np
 import pytest
 
 import tensorweave as tf
-from tensorweave.ops import _pool_jit, nn_conv_ops
+from tensorweave.ops import _conv_jit, nn_conv_ops
 
 pytest.importorskip("numba")
 
@@ -20,7 +21,7 @@ GEOMETRIES = [  # (input NHWC, ksize, stride, padding)
 
 
 def _numpy_path(monkeypatch):
-    monkeypatch.setattr(_pool_jit, "usable", lambda *arrays: False)
+    monkeypatch.setattr(_conv_jit, "usable", lambda *arrays: False)
 
 
 def _inputs(shape, dtype, seed):
@@ -50,7 +51,7 @@ def _bits(a):
 def test_max_pool_loop_matches_numpy_bitwise(monkeypatch, shape, k, s, padding, dtype):
     x = _inputs(shape, dtype, 0)
     args = (x, [1, k, k, 1], [1, s, s, 1], padding, "NHWC")
-    assert _pool_jit.usable(x)
+    assert _conv_jit.usable(x)
     jitted = nn_conv_ops._max_pool_kernel(np, *args)
     _numpy_path(monkeypatch)
     np.testing.assert_array_equal(_bits(jitted), _bits(nn_conv_ops._max_pool_kernel(np, *args)))
@@ -124,17 +125,42 @@ def test_graph_gradient_matches_between_loop_and_numpy(monkeypatch):
 
 def test_other_dtypes_and_layouts_take_the_numpy_kernels():
     x = np.zeros((1, 2, 2, 3), np.float32)
-    assert _pool_jit.usable(x)
-    assert not _pool_jit.usable(x.astype(np.float16))
-    assert not _pool_jit.usable(x.astype(np.int32))
-    assert not _pool_jit.usable(x.transpose(0, 2, 1, 3))
-    assert not _pool_jit.usable(x, x.astype(np.float64))
+    assert _conv_jit.usable(x)
+    assert not _conv_jit.usable(x.astype(np.float16))
+    assert not _conv_jit.usable(x.astype(np.int32))
+    assert not _conv_jit.usable(x.transpose(0, 2, 1, 3))
+    assert not _conv_jit.usable(x, x.astype(np.float64))
 
 
 def test_env_switch_turns_the_loops_off(monkeypatch):
-    monkeypatch.setattr(_pool_jit, "_compiled", {})
+    monkeypatch.setattr(_conv_jit, "_compiled", {})
     monkeypatch.setenv("TW_JIT_KERNELS", "0")
-    assert not _pool_jit.usable(np.zeros((1, 2, 2, 1), np.float32))
+    assert not _conv_jit.usable(np.zeros((1, 2, 2, 1), np.float32))
     x = np.arange(16, dtype=np.float32).reshape(1, 4, 4, 1)
     y = nn_conv_ops._max_pool_kernel(np, x, [1, 2, 2, 1], [1, 2, 2, 1], "VALID", "NHWC")
     np.testing.assert_array_equal(y.ravel(), [5, 7, 13, 15])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("with_bias,relu", [(True, True), (True, False), (False, True)])
+def test_conv_epilogue_loop_matches_numpy_add_and_relu_bitwise(dtype, with_bias, relu):
+    special = np.array([0.0, -0.0, np.nan, np.inf, -np.inf, 1e-30, -1e-30, 2.0, -3.0], dtype)
+    block = np.resize(special, 2 * 3 * 4 * 9).reshape(2, 3, 4, 9)
+    bias = np.array([0.0, -0.0, 1.0, -1.0, np.nan, 0.5, -0.5, np.inf, 0.0], dtype) if with_bias else None
+    expected = block + bias if with_bias else block.copy()
+    if relu:
+        expected = np.maximum(expected, np.zeros((), dtype))
+    _conv_jit.bias_relu(block, bias, relu)
+    np.testing.assert_array_equal(_bits(block), _bits(expected))
+
+
+def test_fused_conv_epilogue_matches_the_numpy_epilogue(monkeypatch):
+    rng = np.random.RandomState(7)
+    x = rng.randn(3, 6, 5, 4).astype(np.float32)
+    f = rng.randn(3, 3, 4, 6).astype(np.float32)
+    b = rng.randn(6).astype(np.float32)
+    attrs = ([1, 1, 1, 1], "SAME", [], "NHWC", [1, 1, 1, 1])
+    jitted = nn_conv_ops.conv2d_bias_relu(x, f, b, True, *attrs)
+    _numpy_path(monkeypatch)
+    np.testing.assert_array_equal(_bits(jitted), _bits(nn_conv_ops.conv2d_bias_relu(x, f, b, True, *attrs)))
+    assert (jitted == 0).any() and (jitted > 0).any()

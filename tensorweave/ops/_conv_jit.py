@@ -1,6 +1,6 @@
-"""Max pooling and its gradient as numba loops (the `[jit]` extra), used by `nn_conv_ops` for float32
-and float64 NHWC arrays when numba is installed; without it (or with `TW_JIT_KERNELS=0` in the
-environment) the NumPy kernels run.
+"""Max pooling, its gradient and the convolution epilogue as numba loops (the `[jit]` extra), used by
+`nn_conv_ops` for float32 and float64 NHWC arrays when numba is installed; without it (or with
+`TW_JIT_KERNELS=0` in the environment) the NumPy kernels run.
 
 NumPy pools with one whole-array op per window tap, and its gradient needs about four per tap (find
 the first max, mask it out of the rest, route the gradient) over strided views: a 2x2 pool's
@@ -9,6 +9,9 @@ and release the GIL so `shard` runs batch blocks in parallel. They give the NumP
 bitwise: a window's max propagates NaN like `np.maximum`; the gradient goes to the first tap (row
 major) equal to the max, as `0 + dy`; every other input gets +0 (TF's MaxPoolGrad zero-fills and adds).
 Padding taps are skipped (padding never takes the max or the gradient).
+
+The epilogue of a fused convolution (`+ bias`, then ReLU) is one pass over the output instead of
+two NumPy calls, with the same values: the float add, then `np.maximum(v, 0)` (NaN kept, -0 -> +0).
 """
 
 import os
@@ -80,20 +83,40 @@ def _max_pool_grad_loop(x, y, dy, dx, b0, b1, kh, kw, sh, sw, pt, pl, relu):
                             routed[k] = routed[k] or hit
 
 
+def _bias_relu_loop(rows, bias, relu):
+    """`rows` (R, C) += bias (C) (when `bias` is not empty), then ReLU in place (with `relu`)."""
+    zero = rows.dtype.type(0)
+    add = bias.shape[0] > 0
+    for r in range(rows.shape[0]):
+        row = rows[r]
+        for k in range(rows.shape[1]):
+            v = row[k] + bias[k] if add else row[k]
+            row[k] = v if not relu or v > zero or v != v else zero
+
+
+def _jit():
+    """`tensorweave.kernels.jit`, or None without numba or with TW_JIT_KERNELS=0 (asked once)."""
+    if "" not in _compiled:
+        with _lock:
+            if "" not in _compiled:
+                jit = None
+                if os.environ.get("TW_JIT_KERNELS", "1").strip() != "0":
+                    try:
+                        from ..kernels.jit import jit, require_numba
+                        require_numba()
+                    except ImportError:
+                        jit = None
+                _compiled[""] = jit
+    return _compiled[""]
+
+
 def _kernel(fn):
-    """`fn` compiled by numba (on first use; cached on disk), or None without numba or with TW_JIT_KERNELS=0."""
+    """`fn` compiled by numba (on its first call; cached on disk); `usable` said numba is there."""
     name = fn.__name__
     if name not in _compiled:
         with _lock:
             if name not in _compiled:
-                kernel = None
-                if os.environ.get("TW_JIT_KERNELS", "1").strip() != "0":
-                    try:
-                        from ..kernels.jit import jit
-                        kernel = jit(fn)
-                    except ImportError:
-                        kernel = None
-                _compiled[name] = kernel
+                _compiled[name] = _jit()(fn)
     return _compiled[name]
 
 
@@ -104,7 +127,7 @@ def usable(*arrays):
         return False
     if not all(a.dtype == dtype and a.flags.c_contiguous for a in arrays):
         return False
-    return _kernel(_max_pool_loop) is not None
+    return _jit() is not None
 
 
 def max_pool(x, out, b0, b1, g):
@@ -115,3 +138,9 @@ def max_pool(x, out, b0, b1, g):
 def max_pool_grad(x, y, dy, dx, b0, b1, g, relu):
     """Writes MaxPoolGrad (times `y > 0` with `relu`) of batch rows [b0, b1) into `dx`."""
     _kernel(_max_pool_grad_loop)(x, y, dy, dx, b0, b1, g.kh, g.kw, g.sh, g.sw, g.pt, g.pl, relu)
+
+
+def bias_relu(block, bias, relu):
+    """`block` (NHWC, C-contiguous) += `bias` (over channels; None for none), then ReLU with `relu`."""
+    rows = block.reshape(-1, block.shape[-1])
+    _kernel(_bias_relu_loop)(rows, bias if bias is not None else rows[0, :0], relu)

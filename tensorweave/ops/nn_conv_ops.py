@@ -4,9 +4,12 @@
 Kernels work in NHWC (an NCHW tensor is handled as a transposed view). A convolution is im2col
 (the padded input seen through a strided view with one row per output pixel, copied once into a
 `(N*OH*OW, KH*KW*C)` matrix) times the filter as a `(KH*KW*C, O)` matrix: one BLAS call. Its
-input backprop is one matmul into the columns followed by col2im (adding the columns back, one
-vectorised add per filter tap); its filter backprop is one matmul of the transposed columns with
-the output gradient. Pooling reduces over the taps of the window, one vectorised op per tap.
+input backprop is one matmul per filter tap (the output gradient times that tap's filter slice)
+added where the tap reads the input; its filter backprop is one matmul of the transposed columns
+with the output gradient (the compiler can hand it the forward's columns: `Patches`). Pooling
+reduces over the taps of the window, one vectorised op per tap, or with numba installed (the
+`[jit]` extra) one loop over the windows (`_conv_jit`, same values bitwise); so does MaxPoolGrad,
+which, like TF's, gives each window's gradient to its first max and +0 to every other input.
 Large convolutions split the batch over the intra-op threads (`tensorweave.kernels.shard`; NumPy
 releases the GIL in im2col copies and BLAS calls); the filter backprop then adds the blocks'
 partial sums, which may round differently from one big matmul (as TF's own sharded kernels do).
@@ -1249,9 +1252,10 @@ def _max_pool_grad_kernel(xp, x, y, dy, ksize, strides, padding, data_format):
 
 
 def max_pool_grad(x, y, dy, ksize, strides, padding, data_format, relu=False):
-    """MaxPoolGrad's kernel. With `relu` (windows that do not overlap only), also ReluGrad by the
-    mask `x > 0` (x being the ReLU's output the pool read): the two ops' values, bitwise, in one
-    pass (the compiler's `fuse_relu_pool_grads` uses it)."""
+    """MaxPoolGrad's kernel: zeros, plus each window's `dy` at the window's first max (TF's values:
+    an inf or NaN `dy` stays out of the other inputs). With `relu` (windows that do not overlap
+    only), also ReluGrad by the mask `x > 0` (x being the ReLU's output the pool read): the two ops'
+    values, bitwise, in one pass (the compiler's `fuse_relu_pool_grads` uses it)."""
     x, y, dy = (_to_nhwc(a, data_format) for a in (x, y, dy))
     g = _pool_geometry(x.shape, ksize, strides, padding, data_format)
     if dy.shape != (g.n, g.oh, g.ow, g.c) or y.shape != dy.shape:

@@ -229,6 +229,12 @@ def machine_info():
                                                 "threading_layer")} for d in threadpool_info()]
     except ImportError:
         info["blas"] = "threadpoolctl not installed"
+    try:
+        import numba
+        info["numba"] = numba.__version__
+    except ImportError:
+        info["numba"] = None
+    info["jit_kernels"] = bool(info["numba"]) and os.environ.get("TW_JIT_KERNELS", "1").strip() != "0"
     return info
 
 
@@ -317,9 +323,11 @@ def render_markdown(report):
            "These machines are noisy (a second run can differ by up to 2x): quote the **ratios**, which "
            "compare implementations measured in the same run, not the absolute times."
            % (report["command"], report["date"], " (quick mode: fewer rounds)" if report["quick"] else ""), "",
-           "Machine: %s CPUs (%s), Python %s, NumPy %s, %s; 1-minute load average %s at the start, %s at the "
-           "end." % (m["cpu_count"], m["cpu"], m["python"], m["numpy"], _blas_text(m["blas"]),
-                     m.get("load_average_at_start"), m.get("load_average_at_end")),
+           "Machine: %s CPUs (%s), Python %s, NumPy %s, %s, %s; 1-minute load average %s at the start, %s at "
+           "the end." % (m["cpu_count"], m["cpu"], m["python"], m["numpy"], _blas_text(m["blas"]),
+                         "numba %s, the `[jit]` kernels %s" % (m["numba"], "on" if m.get("jit_kernels") else "off")
+                         if m.get("numba") else "numba not installed (NumPy kernels only)",
+                         m.get("load_average_at_start"), m.get("load_average_at_end")),
            "TensorFlow: %s." % ("%s, measured in the same run" % tf if tf else
                                 "not installed; the TF column shows ANCHORS.md's figures (same kind of machine) "
                                 "and tw/TF is estimated as (tw/NumPy measured) x (NumPy anchor / TF anchor), "

@@ -114,9 +114,10 @@ def _kernel(fn):
     """`fn` compiled by numba (on its first call; cached on disk); `usable` said numba is there."""
     name = fn.__name__
     if name not in _compiled:
+        jit = _jit()  # before taking the lock, which _jit takes too
         with _lock:
             if name not in _compiled:
-                _compiled[name] = _jit()(fn)
+                _compiled[name] = jit(fn)
     return _compiled[name]
 
 

@@ -1171,9 +1171,28 @@ def _max_pool_infer(op):
     return [(x.dtype, _pool_static(op, _static_dims(x, 4)))]
 
 
+def _max_pool_tiles(x, g):
+    """Max pooling of windows that tile the input (stride = window, no padding before): each
+    window's rows are whole runs of KW*C values, so NumPy takes maxima of long runs, then of taps."""
+    n, c = x.shape[0], x.shape[3]
+    r = x[:, :g.oh * g.kh, :g.ow * g.kw].reshape(n, g.oh, g.kh, g.ow, g.kw * c)
+    rows = np.maximum(r[:, :, 0], r[:, :, 1]) if g.kh > 1 else r[:, :, 0].copy()
+    for i in range(2, g.kh):
+        np.maximum(rows, r[:, :, i], out=rows)
+    taps = rows.reshape(n, g.oh, g.ow, g.kw, c)
+    if g.kw == 1:
+        return taps[:, :, :, 0]
+    out = np.maximum(taps[:, :, :, 0], taps[:, :, :, 1])
+    for j in range(2, g.kw):
+        np.maximum(out, taps[:, :, :, j], out=out)
+    return out
+
+
 def _max_pool_kernel(xp, x, ksize, strides, padding, data_format):
     x = _to_nhwc(x, data_format)
     g = _pool_geometry(x.shape, ksize, strides, padding, data_format)
+    if g.kh == g.sh and g.kw == g.sw and not (g.pt or g.pl) and g.oh * g.kh <= g.h and g.ow * g.kw <= g.w:
+        return _from_nhwc(_max_pool_tiles(x, g), data_format)
     if _conv_jit.usable(x):
         out = np.empty((g.n, g.oh, g.ow, g.c), x.dtype)
         _pool_over_batch(g, lambda b0, b1: _conv_jit.max_pool(x, out, b0, b1, g))

@@ -164,3 +164,22 @@ def test_fused_conv_epilogue_matches_the_numpy_epilogue(monkeypatch):
     _numpy_path(monkeypatch)
     np.testing.assert_array_equal(_bits(jitted), _bits(nn_conv_ops.conv2d_bias_relu(x, f, b, True, *attrs)))
     assert (jitted == 0).any() and (jitted > 0).any()
+
+
+def test_a_kernel_compiles_without_asking_usable_first(monkeypatch):
+    monkeypatch.setattr(_conv_jit, "_compiled", {})
+    rows = np.array([[-1.0, 2.0]], np.float32)
+    _conv_jit._kernel(_conv_jit._bias_relu_loop)(rows, rows[0, :0], True)
+    np.testing.assert_array_equal(rows, [[0.0, 2.0]])
+
+
+@pytest.mark.parametrize("jit", [True, False])
+@pytest.mark.parametrize("k,s", [(2, 2), (3, 2)])  # windows that tile the input; overlapping ones
+def test_max_pool_propagates_nan_like_np_maximum(monkeypatch, jit, k, s):
+    if not jit:
+        _numpy_path(monkeypatch)
+    x = np.arange(36, dtype=np.float32).reshape(1, 6, 6, 1)
+    x[0, 0, 1, 0] = np.nan
+    y = nn_conv_ops._max_pool_kernel(np, x, [1, k, k, 1], [1, s, s, 1], "VALID", "NHWC")[0, :, :, 0]
+    assert np.isnan(y[0, 0]) and not np.isnan(y[1:]).any() and not np.isnan(y[:, 1:]).any()
+    np.testing.assert_array_equal(y[1:, 1:], x[0, k - 1 + s::s, k - 1 + s::s, 0][:y.shape[0] - 1, :y.shape[1] - 1])

@@ -717,6 +717,11 @@ def _unary(op_type, kernel, grad, allowed, doc):
     register_op(op_type, infer=core_ops.same_as_input, kernel=kernel, grad=grad, inline=_UNARY_INLINE.get(op_type))
 
     def fn(x, name=None):
+        if name is None and type(x) is ops.Tensor and x._op._graph is ops.get_default_graph():
+            # A tensor of the default graph needs no conversion inside the scope: the op takes the
+            # scope's unique name directly.
+            _check_dtype(x, allowed)
+            return ops.apply_op(op_type, [x])
         with _op_scope(name, op_type, [x]) as scope:
             x = ops.convert_to_tensor(x, name="x")
             _check_dtype(x, allowed)
@@ -2178,8 +2183,14 @@ def _binary_operator(fn, op_name, reflected, direct=None):
     """`Tensor.__op__` / `__rop__` as TF's binary_op_wrapper: the other operand is converted to
     the tensor's dtype inside a name scope named `op_name`. `direct`: (op type, allowed dtypes)
     of an op `fn` adds as is, added here without `fn` entering the same graph and scope again."""
+    def adds_directly(x, y, g):
+        return (direct is not None and type(x) is ops.Tensor and type(y) is ops.Tensor and y._dtype is x._dtype
+                and x._dtype in direct[1] and x._op._graph is g and y._op._graph is g)
+
     def forward(x, y):
         g = ops._graph_for(x.graph)  # inside a cond branch or loop body: that function graph
+        if g is ops.get_default_graph() and adds_directly(x, y, g):
+            return g._create_op(direct[0], [x, y], {}, op_name)._outputs[0]  # the scope's unique name
         with g.as_default(), g.name_scope(op_name) as scope:
             if not isinstance(y, ops.Tensor):
                 try:
@@ -2188,8 +2199,7 @@ def _binary_operator(fn, op_name, reflected, direct=None):
                     if hasattr(type(y), "__r%s__" % op_name):
                         return NotImplemented
                     raise
-            if (direct is not None and type(x) is ops.Tensor and type(y) is ops.Tensor and y._dtype is x._dtype
-                    and x._dtype in direct[1] and x._op._graph is g and y._op._graph is g):
+            if adds_directly(x, y, g):
                 return ops.apply_op(direct[0], [x, y], name=scope)
             return fn(x, y, name=scope)
 

@@ -1013,3 +1013,20 @@ def test_gradients_of_a_graph_that_is_not_the_default():
     expected = (2 * v + 0.5 / np.sqrt(v) + s * (1 - s) + 2 / np.sqrt(np.pi) * np.exp(-v * v) + 2 * (v - 1)
                 + 1 - np.tanh(v) ** 2 + 4 * (v[:, ::-1] / 2 + np.eye(2) + (v == v.max(1, keepdims=True))))
     np.testing.assert_allclose(got, expected, rtol=1e-10)
+
+
+def test_operators_and_unary_ops_take_tf_op_names():
+    """`x * y` and `tf.tanh(x)` on tensors of the default graph create their op without entering a
+    name scope, under the name the scope would have given."""
+    with tf.Graph().as_default() as g:
+        x = tf.placeholder(tf.float32, [2])
+        y = tf.placeholder(tf.float32, [2])
+        with tf.name_scope("mul"):
+            pass
+        names = [(x * y).op.name, (x * y).op.name, (x + y).op.name, tf.tanh(x).op.name, tf.tanh(x).op.name]
+        with tf.name_scope("outer"):
+            names += [(x - y).op.name, tf.tanh(x).op.name, tf.tanh(x, name="t").op.name, (x * 2.0).op.name]
+        assert names == ["mul_1", "mul_2", "add", "Tanh", "Tanh_1", "outer/sub", "outer/Tanh", "outer/t",
+                         "outer/mul"]
+        assert [op.type for op in g.get_operations()[2:]] == ["Mul", "Mul", "AddV2", "Tanh", "Tanh", "Sub", "Tanh",
+                                                              "Tanh", "Const", "Mul"]

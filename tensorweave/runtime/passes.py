@@ -398,7 +398,7 @@ def share_conv_patches(steps, results):
         if c is None or c > k:
             continue
         if c not in shared:
-            shared[c] = steps[c][3][0] + "_patches"
+            shared[c] = "t%d_patches" % steps[c][0]
         a = op._attrs
         attrs = (a["strides"], a["padding"], a["explicit_paddings"], a["data_format"], a["dilations"],
                  a["use_cudnn_on_gpu"])

@@ -8,7 +8,13 @@ import pytest
 import tensorweave as tf
 from tensorweave.ops import _conv_jit, nn_conv_ops
 
-pytest.importorskip("numba")
+try:
+    import numba  # noqa: F401
+    HAVE_NUMBA = True
+except ImportError:
+    HAVE_NUMBA = False
+needs_numba = pytest.mark.skipif(not HAVE_NUMBA, reason="numba (the [jit] extra) is not installed")
+WITH_AND_WITHOUT_LOOPS = [pytest.param(True, marks=needs_numba), False]
 
 GEOMETRIES = [  # (input NHWC, ksize, stride, padding)
     ((3, 8, 6, 4), 2, 2, "VALID"),
@@ -46,6 +52,7 @@ def _bits(a):
     return a.view("i%d" % a.dtype.itemsize)
 
 
+@needs_numba
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("shape,k,s,padding", GEOMETRIES)
 def test_max_pool_loop_matches_numpy_bitwise(monkeypatch, shape, k, s, padding, dtype):
@@ -57,6 +64,7 @@ def test_max_pool_loop_matches_numpy_bitwise(monkeypatch, shape, k, s, padding, 
     np.testing.assert_array_equal(_bits(jitted), _bits(nn_conv_ops._max_pool_kernel(np, *args)))
 
 
+@needs_numba
 @pytest.mark.parametrize("relu", [False, True])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("shape,k,s,padding", [g for g in GEOMETRIES if g[2] >= g[1]])
@@ -72,7 +80,7 @@ def test_max_pool_grad_loop_matches_numpy_bitwise(monkeypatch, shape, k, s, padd
     assert np.isnan(plain).any() and np.isinf(plain).any()
 
 
-@pytest.mark.parametrize("jit", [True, False])
+@pytest.mark.parametrize("jit", WITH_AND_WITHOUT_LOOPS)
 def test_max_pool_grad_zero_fills_like_tf(monkeypatch, jit):
     """TF's MaxPoolGrad fills zeros and adds dy at each window's max: non-max inputs get +0 even
     when dy is inf, NaN or negative (not `dy * 0`), and a routed -0 becomes `0 + -0 = +0`."""
@@ -107,6 +115,7 @@ def test_max_pool_grad_grad_ignores_non_max_inputs():
     np.testing.assert_array_equal(out.ravel(), [4])
 
 
+@needs_numba
 def test_graph_gradient_matches_between_loop_and_numpy(monkeypatch):
     rng = np.random.RandomState(3)
     xv = rng.randn(4, 10, 10, 3).astype(np.float32)
@@ -123,6 +132,7 @@ def test_graph_gradient_matches_between_loop_and_numpy(monkeypatch):
         np.testing.assert_array_equal(_bits(a), _bits(b))
 
 
+@needs_numba
 def test_other_dtypes_and_layouts_take_the_numpy_kernels():
     x = np.zeros((1, 2, 2, 3), np.float32)
     assert _conv_jit.usable(x)
@@ -141,6 +151,7 @@ def test_env_switch_turns_the_loops_off(monkeypatch):
     np.testing.assert_array_equal(y.ravel(), [5, 7, 13, 15])
 
 
+@needs_numba
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("with_bias,relu", [(True, True), (True, False), (False, True)])
 def test_conv_epilogue_loop_matches_numpy_add_and_relu_bitwise(dtype, with_bias, relu):
@@ -154,6 +165,7 @@ def test_conv_epilogue_loop_matches_numpy_add_and_relu_bitwise(dtype, with_bias,
     np.testing.assert_array_equal(_bits(block), _bits(expected))
 
 
+@needs_numba
 def test_fused_conv_epilogue_matches_the_numpy_epilogue(monkeypatch):
     rng = np.random.RandomState(7)
     x = rng.randn(3, 6, 5, 4).astype(np.float32)
@@ -166,6 +178,7 @@ def test_fused_conv_epilogue_matches_the_numpy_epilogue(monkeypatch):
     assert (jitted == 0).any() and (jitted > 0).any()
 
 
+@needs_numba
 def test_a_kernel_compiles_without_asking_usable_first(monkeypatch):
     monkeypatch.setattr(_conv_jit, "_compiled", {})
     rows = np.array([[-1.0, 2.0]], np.float32)
@@ -173,7 +186,7 @@ def test_a_kernel_compiles_without_asking_usable_first(monkeypatch):
     np.testing.assert_array_equal(rows, [[0.0, 2.0]])
 
 
-@pytest.mark.parametrize("jit", [True, False])
+@pytest.mark.parametrize("jit", WITH_AND_WITHOUT_LOOPS)
 @pytest.mark.parametrize("k,s", [(2, 2), (3, 2)])  # windows that tile the input; overlapping ones
 def test_max_pool_propagates_nan_like_np_maximum(monkeypatch, jit, k, s):
     if not jit:

@@ -117,7 +117,10 @@ def _kernel(fn):
         jit = _jit()  # before taking the lock, which _jit takes too
         with _lock:
             if name not in _compiled:
-                _compiled[name] = jit(fn)
+                try:
+                    _compiled[name] = jit(fn)
+                except RuntimeError:  # numba found no writable cache directory: compile per process
+                    _compiled[name] = jit(fn, cache=False)
     return _compiled[name]
 
 

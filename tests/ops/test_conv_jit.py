@@ -196,3 +196,18 @@ def test_max_pool_propagates_nan_like_np_maximum(monkeypatch, jit, k, s):
     y = nn_conv_ops._max_pool_kernel(np, x, [1, k, k, 1], [1, s, s, 1], "VALID", "NHWC")[0, :, :, 0]
     assert np.isnan(y[0, 0]) and not np.isnan(y[1:]).any() and not np.isnan(y[:, 1:]).any()
     np.testing.assert_array_equal(y[1:, 1:], x[0, k - 1 + s::s, k - 1 + s::s, 0][:y.shape[0] - 1, :y.shape[1] - 1])
+
+
+@needs_numba
+def test_kernels_compile_without_a_writable_cache(monkeypatch):
+    from tensorweave.kernels.jit import jit
+
+    def no_cache_dir(fn, cache=None):
+        if cache is not False:
+            raise RuntimeError("cannot cache function %r: no locator available" % fn.__name__)
+        return jit(fn, cache=False)
+
+    monkeypatch.setattr(_conv_jit, "_compiled", {"": no_cache_dir})
+    rows = np.array([[-1.0, 2.0]], np.float64)
+    _conv_jit.bias_relu(rows.reshape(1, 1, 1, 2), np.array([0.5, 0.5]), True)
+    np.testing.assert_array_equal(rows, [[0.0, 2.5]])

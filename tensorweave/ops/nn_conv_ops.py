@@ -435,7 +435,7 @@ def conv2d_bias_relu(x, f, bias, relu, strides, padding, explicit_paddings, data
     o = f.shape[3]
     fm = f.reshape(-1, o)
     out = np.empty((g.n, g.oh, g.ow, o), x.dtype)
-    jit_epilogue = (bias is not None or relu) and _conv_jit.usable(out, *(() if bias is None else (bias,)))
+    jit_epilogue = relu and _conv_jit.usable(out) if bias is None else _conv_jit.usable(out, bias)
     kept = None
     if keep_patches and g.n * g.oh * g.ow * g.kh * g.kw * g.c * x.itemsize <= MAX_KEPT_PATCHES:
         kept = Patches(g)

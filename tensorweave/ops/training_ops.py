@@ -51,10 +51,8 @@ def _dims(a):
 
 def _same_shapes(op, var, names, *others):
     """Raises TF's error for the first of `others` (slots, then grad) whose shape is not var's."""
-    shape = var.shape
-    for other in others:
-        if other.shape != shape:
-            name = names[[o is other for o in others].index(True)]
+    for name, other in zip(names, others):
+        if other.shape != var.shape:
             raise errors.InvalidArgumentError(None, op, "var and %s do not have the same shape%s %s"
                                               % (name, _dims(var), _dims(other)))
 

@@ -1,6 +1,7 @@
 """Compiles an ordered plan into one generated Python function: straight-line kernel calls over
 local variables, attributes bound as constants, each buffer dropped after its last use."""
 
+import contextlib
 import functools
 import itertools
 import time
@@ -137,10 +138,8 @@ def compile_plan(order, fetch_tensors, feed_tensors, ctx, trace=False, placement
             plan = _compile_plan(order, fetch_tensors, feed_tensors, ctx, trace, placement)
         plan.feed_shapes = feed_shapes
         return plan
-    if not order:
-        return _compile_plan(order, fetch_tensors, feed_tensors, ctx, trace, placement)
     # The graph's lock: a specialized compile in another thread changes static shapes meanwhile.
-    with order[0]._graph._lock:
+    with order[0]._graph._lock if order else contextlib.nullcontext():
         return _compile_plan(order, fetch_tensors, feed_tensors, ctx, trace, placement)
 
 

@@ -18,7 +18,7 @@ keep and records in `rename` which names now stand for which (an alias costs not
 import numpy as np
 
 from ..framework import dtypes
-from ..ops import math_ops
+from ..ops import math_ops, nn_conv_ops
 
 _ADD_LIKE = frozenset({"Add", "AddV2"})
 _NUMERIC = math_ops._NUMERIC_SET
@@ -288,6 +288,12 @@ def _sum_in_order(*ts):
 _BIAS_ADDS = frozenset({"Add", "AddV2", "BiasAdd"})
 
 
+def _conv_attrs(op):
+    """A convolution op's (strides, padding, explicit_paddings, data_format, dilations)."""
+    a = op._attrs
+    return a["strides"], a["padding"], a["explicit_paddings"], a["data_format"], a["dilations"]
+
+
 def fuse_conv_epilogues(steps, results):
     """Conv2D -> bias add -> Relu, where the convolution's and the add's values feed nothing else,
     becomes one step: the convolution kernel adding the bias and applying ReLU to each output
@@ -314,9 +320,7 @@ def fuse_conv_epilogues(steps, results):
         bias = _channel_bias(op, add, outs[0])
         if bias is None:
             continue
-        from ..ops import nn_conv_ops
-        a = op._attrs
-        attrs = (a["strides"], a["padding"], a["explicit_paddings"], a["data_format"], a["dilations"])
+        attrs = _conv_attrs(op)
 
         def kernel(x, f, b, attrs=attrs):
             return nn_conv_ops.conv2d_bias_relu(x, f, b, True, *attrs)
@@ -356,9 +360,7 @@ def _conv_key(op, x_arg, filter_shape):
     """What a Conv2D and a Conv2DBackpropFilter must share for one's patch matrices to serve the other."""
     if filter_shape is None or None in filter_shape:
         return None
-    a = op._attrs
-    return (x_arg, tuple(a["strides"]), a["padding"], tuple(a["explicit_paddings"]), a["data_format"],
-            tuple(a["dilations"]), tuple(filter_shape))
+    return (x_arg, tuple(filter_shape)) + tuple(tuple(v) if isinstance(v, list) else v for v in _conv_attrs(op))
 
 
 def _conv_step(step):
@@ -378,7 +380,6 @@ def share_conv_patches(steps, results):
     building them again: the convolution step also returns them (`nn_conv_ops.Patches`, at most
     `nn_conv_ops.MAX_KEPT_PATCHES` bytes, else nothing is kept), held until the filter gradient
     ran. Same values bitwise (the same matrices, multiplied in the same blocks)."""
-    from ..ops import nn_conv_ops
     convs = {}
     for k, s in enumerate(steps):
         found = _conv_step(s) if isinstance(s, list) else None
@@ -399,9 +400,7 @@ def share_conv_patches(steps, results):
             continue
         if c not in shared:
             shared[c] = "t%d_patches" % steps[c][0]
-        a = op._attrs
-        attrs = (a["strides"], a["padding"], a["explicit_paddings"], a["data_format"], a["dilations"],
-                 a["use_cudnn_on_gpu"])
+        attrs = _conv_attrs(op) + (op._attrs["use_cudnn_on_gpu"],)
 
         def kernel(x, sizes, dy, patches, attrs=attrs):
             return nn_conv_ops._conv2d_backprop_filter_kernel(np, x, sizes, dy, *attrs, patches=patches)
@@ -410,8 +409,7 @@ def share_conv_patches(steps, results):
     for c, name in shared.items():
         pos, op, args, outs = steps[c]
         conv, fused = _conv_step(steps[c])
-        a = conv._attrs
-        attrs = (a["strides"], a["padding"], a["explicit_paddings"], a["data_format"], a["dilations"])
+        attrs = _conv_attrs(conv)
 
         def kernel(x, f, b=None, attrs=attrs, relu=fused):
             return nn_conv_ops.conv2d_bias_relu(x, f, b, relu, *attrs, keep_patches=True)
@@ -440,7 +438,6 @@ def fuse_relu_pool_grads(steps, results):
         hw = (1, 2) if a["data_format"] == "NHWC" else (2, 3)
         if any(a["strides"][d] < a["ksize"][d] for d in hw):
             continue
-        from ..ops import nn_conv_ops
         attrs = (a["ksize"], a["strides"], a["padding"], a["data_format"])
 
         def kernel(x, y, dy, attrs=attrs):

@@ -5,7 +5,7 @@
 This module only re-exports the public API; each name is defined in exactly one module.
 """
 
-__version__ = "0.1.0"
+from .framework.versions import __version__
 
 # ---- framework -----------------------------------------------------------------------------
 from .framework import errors
@@ -15,13 +15,13 @@ from .framework.tensor_shape import Dimension, TensorShape
 from .framework.device import DeviceSpec
 from .framework.ops import (Graph, GraphKeys, Operation, Tensor, add_to_collection, add_to_collections,
                             colocate_with, control_dependencies, convert_to_tensor, device, get_collection,
-                            get_collection_ref, get_default_graph, get_name_scope, is_tensor, name_scope,
-                            register_tensor_conversion_function, reset_default_graph)
+                            get_collection_ref, get_default_graph, get_default_session, get_name_scope, is_tensor,
+                            name_scope, register_tensor_conversion_function, reset_default_graph)
 from .framework.constant_op import constant
 from .framework.indexed_slices import IndexedSlices, IndexedSlicesValue
 from .framework.registry import NotDifferentiable, RegisterGradient, list_ops, no_gradient
 from .client.config import ConfigProto, GPUOptions, GraphOptions, OptimizerOptions, RunMetadata, RunOptions
-from .client.session import InteractiveSession, Session, get_default_session
+from .client.session import InteractiveSession, Session
 
 # ---- core ops ------------------------------------------------------------------------------
 from .ops.core_ops import (add_n, group, identity, identity_n, no_op, ones_like, placeholder,
@@ -70,8 +70,8 @@ from .variables import (Variable, all_variables, global_variables, global_variab
                         is_variable_initialized, local_variables, local_variables_initializer, model_variables,
                         moving_average_variables, report_uninitialized_variables, trainable_variables,
                         variables_initializer)
-from .ops.variable_scope import (AUTO_REUSE, VariableScope, get_local_variable, get_variable, get_variable_scope,
-                                 make_template, variable_op_scope, variable_scope)
+from .variable_scopes import (AUTO_REUSE, VariableScope, get_local_variable, get_variable, get_variable_scope,
+                              make_template, variable_op_scope, variable_scope)
 # [train]
 from . import train
 # [control flow]
@@ -99,7 +99,8 @@ from .eager.backprop import GradientTape, UnconnectedGradients
 from .eager.function import function
 
 # [io]
-from .framework.sparse_tensor import SparseTensor, SparseTensorValue, sparse_tensor_to_dense, sparse_to_dense
+from .framework.sparse_tensor import SparseTensor, SparseTensorValue
+from .ops.sparse_ops import sparse_tensor_to_dense, sparse_to_dense
 from .ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature, VarLenFeature, decode_raw, parse_example,
                               parse_single_example)
 from . import io, python_io, sparse
@@ -110,7 +111,7 @@ from .summary.messages import Event, HistogramProto, SessionLog, Summary, Summar
 
 # [data]
 from . import data
-from .data.structure import TensorSpec
+from .framework.tensor_spec import TensorSpec
 
 # [checkpoints/metrics]
 from . import app, flags, metrics
@@ -123,11 +124,12 @@ from . import autograph
 from . import estimator
 
 # [custom-op libraries and kernel helpers]
-from .framework.load_library import load_library, load_op_library
-from . import kernels, sysconfig
+from .ops.load_library import load_library, load_op_library
+from . import kernels
+from .platform import sysconfig
 
 # [custom ops: one-declaration op types]
-from .framework.custom_op import custom_op
+from .ops.custom_op import custom_op
 
 # ---- namespaces that alias the whole API (must stay last) ------------------------------------
 from . import compat  # noqa: E402

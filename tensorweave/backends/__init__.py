@@ -71,7 +71,7 @@ class NumpyBackend(Backend):
     is_host = True
 
     def __init__(self):
-        from .kernels import HOST_KERNEL
+        from ..framework.registry import HOST_KERNEL
         self._kernel = HOST_KERNEL
 
     def device_count(self):
@@ -95,7 +95,7 @@ class NumpyBackend(Backend):
 
 class ArrayBackend(Backend):
     """An accelerator whose array module follows NumPy's API (CuPy, or a test's fake): it runs the op
-    types of `kernels.ACCELERATOR_KERNELS`, on numeric and boolean dtypes."""
+    types whose records have an accelerator kernel (`OpDef.gpu`), on numeric and boolean dtypes."""
 
     def kernel_for(self, op):
         from .kernels import accelerator_kernel

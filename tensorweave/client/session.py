@@ -8,36 +8,19 @@ import time
 import numpy as np
 
 from ..framework import dtypes, errors, ops
-from ..runtime import codegen, fpstate, placement, plan, shapespec, threads
+from ..platform import fpstate, threads
+from ..runtime import codegen, placement, plan, shapespec
+from ..runtime.kernel_context import KernelContext
 from . import config as config_lib
 
-_default_session_stack = []
 
-
-def get_default_session():
-    """Returns the innermost session made default (`with sess:` or `sess.as_default()`), or None."""
-    return _default_session_stack[-1] if _default_session_stack else None
-
-
-class SessionState:
+class SessionState(KernelContext):
     """Everything a run may read or write besides feeds: variable values and per-op state
-    (random streams, iterators). It belongs to the Session, so Sessions are independent."""
+    (random streams, iterators), with the runtime's services to stateful kernels (the `ctx` they
+    receive, `runtime/kernel_context.py`). It belongs to the Session, so Sessions are independent."""
 
     def __init__(self, session):
-        self.session = session
-        self.variables = {}
-        self.op_state = {}
-        self.xp = np
-        self.lock = threading.RLock()
-        # > 0 while a gradient re-runs forward ops of a loop body or branch (reads may repeat).
-        self.replaying = 0
-
-    def read_variable(self, key, op=None):
-        try:
-            return self.variables[key]
-        except KeyError:
-            raise errors.FailedPreconditionError(
-                None, op, "Attempting to use uninitialized value %s" % key) from None
+        super().__init__(session=session)
 
 
 class _FetchMapper:
@@ -165,11 +148,11 @@ class BaseSession:
             self._cache.clear()
 
     def as_default(self):
-        """A context manager that makes this session the default one."""
-        return _DefaultSession(self)
+        """A context manager that makes this session the default one (in this thread)."""
+        return ops.default_session(self)
 
     def __enter__(self):
-        cm = _DefaultSession(self)
+        cm = ops.default_session(self)
         cm.__enter__()
         self._default_ctx.append(cm)
         g = self._graph.as_default()
@@ -228,7 +211,7 @@ class BaseSession:
             values = fpstate.run_quiet(plan_.fn, *((feeds,) if traced is None else (feeds, traced)))
         except Exception as e:
             op = plan_.op_for_traceback(e.__traceback__)
-            err = codegen.wrap_kernel_error(e, op)
+            err = errors.wrap_kernel_error(e, op)
             if err is e:
                 raise
             raise err from e
@@ -426,21 +409,6 @@ def _to_string_array(v):
     return to_numpy(v, dtypes.string)
 
 
-class _DefaultSession:
-    def __init__(self, sess):
-        self._sess = sess
-
-    def __enter__(self):
-        _default_session_stack.append(self._sess)
-        return self._sess
-
-    def __exit__(self, *exc):
-        if _default_session_stack and _default_session_stack[-1] is self._sess:
-            _default_session_stack.pop()
-        elif self._sess in _default_session_stack:
-            _default_session_stack.remove(self._sess)
-
-
 class Session(BaseSession):
     """`tf.Session(target='', graph=None, config=None)`: runs parts of a graph.
 
@@ -454,11 +422,9 @@ class InteractiveSession(BaseSession):
 
     def __init__(self, target="", graph=None, config=None):
         super().__init__(target, graph, config)
-        self._as_default = _DefaultSession(self)
-        self._as_default.__enter__()
+        ops.default_session(self).__enter__()
 
     def close(self):
         super().close()
-        if self in _default_session_stack:
-            _default_session_stack.remove(self)
+        ops.remove_default_session(self)
 

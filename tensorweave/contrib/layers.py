@@ -11,7 +11,7 @@ import numbers
 
 from ..framework import dtypes, ops
 from ..ops import init_ops, nn_ops
-from ..ops.variable_scope import variable_scope
+from ..variable_scopes import variable_scope
 
 
 # ---- regularizers ----------------------------------------------------------------------------

@@ -1,10 +1,10 @@
-"""`tf.data.Iterator`: graph ops that create, initialise and read dataset iterators.
+"""`tf.data.Iterator`: iterators over datasets, built on the iterator ops of `ops/iterator_ops.py`.
 
-An iterator's running state (an `IteratorState`: the pipeline's Python iterator and its threads)
-lives in the Session (`SessionState.op_state`, keyed by the iterator's handle), so two sessions on
-one graph iterate independently, and closing a session closes its iterators. A handle is a string
-scalar naming that state: `get_next()` reads the iterator its handle names, which is what
-`Iterator.from_string_handle` feeds.
+An iterator's running state (an `IteratorState`: the pipeline's Python iterator and its threads,
+made by `Dataset._iterator_state`) lives in the Session (`SessionState.op_state`, keyed by the
+iterator's handle), so two sessions on one graph iterate independently, and closing a session closes
+its iterators. A handle is a string scalar naming that state: `get_next()` reads the iterator its
+handle names, which is what `Iterator.from_string_handle` feeds.
 """
 
 import itertools
@@ -13,14 +13,14 @@ import threading
 import numpy as np
 
 from ..framework import dtypes, errors, ops
-from ..framework.registry import NO_GRADIENT, register_op
+from ..ops import iterator_ops as iterator_gen
 from . import structure
-from .dataset_ops import Dataset, IteratorContext, _all_captures, _walk, close_iterator
+from .dataset_ops import Dataset, IteratorContext, close_iterator
+from .dataset_runtime import _all_captures, _walk
 
 __all__ = ["EagerIterator", "Iterator", "IteratorState", "make_one_shot_iterator", "make_initializable_iterator",
            "get_single_element"]
 
-_STATE_KEY = "tf.data.iterator"
 _handles = itertools.count()
 
 
@@ -61,41 +61,6 @@ class IteratorState:
 def _executing_eagerly():
     from ..eager import context
     return context.executing_eagerly()
-
-
-def _handle_value(key):
-    return np.array(key, dtype=object)
-
-
-def _handle_key(handle):
-    key = handle[()] if isinstance(handle, np.ndarray) else handle
-    return key if isinstance(key, bytes) else str(key).encode("utf-8")
-
-
-def _handle_infer(op):
-    return [(dtypes.string, ())]
-
-
-def _install(ctx, key, dataset, capture_values):
-    st = IteratorState(ctx, dataset, capture_values)
-    with ctx.lock:
-        old = ctx.op_state.get((_STATE_KEY, key))
-        ctx.op_state[(_STATE_KEY, key)] = st
-    if old is not None:
-        old.close()
-    return st
-
-
-# ---- OneShotIterator: a handle whose iterator is made on first use ------------------------------
-def _one_shot_kernel(ctx, op, *capture_values, dataset, key):
-    if (_STATE_KEY, key) not in ctx.op_state:
-        with ctx.lock:
-            if (_STATE_KEY, key) not in ctx.op_state:
-                ctx.op_state[(_STATE_KEY, key)] = IteratorState(ctx, dataset, capture_values)
-    return _handle_value(key)
-
-
-register_op("OneShotIterator", infer=_handle_infer, kernel=_one_shot_kernel, grad=NO_GRADIENT, stateful=True)
 
 
 def _check_capturable(dataset):
@@ -163,82 +128,8 @@ def make_one_shot_iterator(dataset):
         return EagerIterator(dataset)
     _check_capturable(dataset)
     key = b"one_shot_iterator_%d" % next(_handles)
-    handle = ops.apply_op("OneShotIterator", _all_captures(dataset), {"dataset": dataset, "key": key},
-                          name="OneShotIterator")
+    handle = iterator_gen.one_shot_iterator(_all_captures(dataset), dataset, key)
     return Iterator._from_spec(handle, None, dataset.element_spec)
-
-
-# ---- IteratorV2: the handle of an iterator initialised by MakeIterator --------------------------
-def _iterator_kernel(ctx, op, key):
-    return _handle_value(key)
-
-
-register_op("IteratorV2", infer=_handle_infer, kernel=_iterator_kernel, grad=NO_GRADIENT, stateful=True)
-
-
-# ---- MakeIterator: (re)initialises the iterator a handle names ----------------------------------
-def _make_iterator_infer(op):
-    return []
-
-
-def _make_iterator_kernel(ctx, op, handle, *capture_values, dataset):
-    _install(ctx, _handle_key(handle), dataset, capture_values)
-
-
-register_op("MakeIterator", infer=_make_iterator_infer, kernel=_make_iterator_kernel, grad=NO_GRADIENT,
-            stateful=True)
-
-
-# ---- IteratorGetNext ----------------------------------------------------------------------------------
-def _get_next_infer(op):
-    return list(op._attrs["output_specs"])
-
-
-def _compatible(shape, static):
-    if static is None:
-        return True
-    return len(shape) == len(static) and all(d is None or d == s for d, s in zip(static, shape))
-
-
-def _get_next_kernel(ctx, op, handle, output_specs):
-    key = _handle_key(handle)
-    st = ctx.op_state.get((_STATE_KEY, key))
-    if st is None:
-        raise errors.FailedPreconditionError(
-            None, op, "GetNext() failed because the iterator has not been initialized. Ensure that you have run the "
-            "initializer operation for this iterator before getting the next element.")
-    el = st.get_next()
-    if el is None:
-        raise errors.OutOfRangeError(None, op, "End of sequence")
-    if len(el) != len(output_specs):
-        raise errors.InvalidArgumentError(None, op, "Number of components does not match: expected %d types but got "
-                                          "%d." % (len(output_specs), len(el)))
-    out = []
-    for i, (v, (dt, shape)) in enumerate(zip(el, output_specs)):
-        a = np.asarray(v)
-        if a.dtype != dt.as_numpy_dtype:
-            raise errors.InvalidArgumentError(None, op, "Data type mismatch at component %d: expected %s but got %s."
-                                              % (i, dt.name, _dtype_name(a.dtype)))
-        if not _compatible(a.shape, shape):
-            raise errors.InvalidArgumentError(None, op, "Incompatible shapes at component %d: expected %s but got %s."
-                                              % (i, list(shape), list(a.shape)))
-        out.append(a)
-    return out[0] if len(out) == 1 else tuple(out)
-
-
-def _dtype_name(npdt):
-    try:
-        return dtypes.as_dtype(npdt).name
-    except TypeError:
-        return str(npdt)
-
-
-register_op("IteratorGetNext", infer=_get_next_infer, kernel=_get_next_kernel, grad=NO_GRADIENT, stateful=True)
-
-
-# ---- string handles -----------------------------------------------------------------------------------
-register_op("IteratorToStringHandle", infer=_handle_infer, kernel=lambda xp, handle: handle, grad=NO_GRADIENT)
-register_op("IteratorFromStringHandleV2", infer=_handle_infer, kernel=lambda xp, handle: handle, grad=NO_GRADIENT)
 
 
 # ---- the Iterator class -------------------------------------------------------------------------------
@@ -287,7 +178,7 @@ class Iterator:
         spec = structure.from_legacy(output_types, output_shapes, output_classes)
         key = (shared_name.encode("utf-8") if isinstance(shared_name, str) else shared_name) if shared_name \
             else b"iterator_%d" % next(_handles)
-        handle = ops.apply_op("IteratorV2", [], {"key": key}, name="Iterator")
+        handle = iterator_gen.iterator_v2(key)
         return Iterator._from_spec(handle, None, spec)
 
     @staticmethod
@@ -304,7 +195,7 @@ class Iterator:
         """
         spec = structure.from_legacy(output_types, output_shapes, output_classes)
         string_handle = ops.convert_to_tensor(string_handle, dtype=dtypes.string)
-        handle = ops.apply_op("IteratorFromStringHandleV2", [string_handle], name="IteratorFromStringHandleV2")
+        handle = iterator_gen.iterator_from_string_handle(string_handle)
         return Iterator._from_spec(handle, None, spec)
 
     @property
@@ -349,8 +240,7 @@ class Iterator:
             raise TypeError("Expected output shapes compatible with %r but got dataset with output shapes %r."
                             % (self.output_shapes, dataset.output_shapes))
         with ops.name_scope(name, "make_initializer") as scope:
-            return ops.apply_op("MakeIterator", [self._iterator_resource] + _all_captures(dataset),
-                                {"dataset": dataset}, name=scope)
+            return iterator_gen.make_iterator(self._iterator_resource, _all_captures(dataset), dataset, name=scope)
 
     def get_next(self, name=None):
         """Returns the nest of tensors of the next element; each run of them advances the iterator
@@ -363,8 +253,7 @@ class Iterator:
           A nest of tensors (SparseTensors) of this iterator's structure.
         """
         specs = [(dt, shape.as_tuple()) for dt, shape in structure.component_specs(self._element_spec)]
-        outs = ops.apply_op("IteratorGetNext", [self._iterator_resource], {"output_specs": specs},
-                            name=name or "IteratorGetNext")
+        outs = iterator_gen.iterator_get_next(self._iterator_resource, specs, name=name or "IteratorGetNext")
         if isinstance(outs, ops.Tensor):
             outs = [outs]
         elif isinstance(outs, ops.Operation):
@@ -373,7 +262,7 @@ class Iterator:
 
     def string_handle(self, name=None):
         """Returns a string scalar tensor naming this iterator (feed it to `from_string_handle`)."""
-        return ops.apply_op("IteratorToStringHandle", [self._iterator_resource], name=name or "IteratorToStringHandle")
+        return iterator_gen.iterator_to_string_handle(self._iterator_resource, name=name or "IteratorToStringHandle")
 
     @property
     def element_spec(self):
@@ -413,8 +302,7 @@ def make_initializable_iterator(dataset, shared_name=None):
                            "Use `for element in dataset` instead.")
     it = Iterator.from_structure(dataset.output_types, dataset.output_shapes, shared_name, dataset.output_classes)
     it._element_spec = dataset.element_spec
-    it._initializer = ops.apply_op("MakeIterator", [it._iterator_resource] + _all_captures(dataset),
-                                   {"dataset": dataset}, name="MakeIterator")
+    it._initializer = iterator_gen.make_iterator(it._iterator_resource, _all_captures(dataset), dataset)
     return it
 
 
@@ -486,28 +374,6 @@ class EagerIterator:
             pass
 
 
-# ---- DatasetToSingleElement -----------------------------------------------------------------------------
-def _single_infer(op):
-    return list(op._attrs["output_specs"])
-
-
-def _single_kernel(ctx, op, *capture_values, dataset, output_specs):
-    st = IteratorState(ctx, dataset, capture_values)
-    try:
-        first = st.get_next()
-        if first is None:
-            raise errors.InvalidArgumentError(None, op, "Dataset was empty.")
-        if st.get_next() is not None:
-            raise errors.InvalidArgumentError(None, op, "Dataset had more than one element.")
-    finally:
-        st.close()
-    out = [np.asarray(v) for v in first]
-    return out[0] if len(out) == 1 else tuple(out)
-
-
-register_op("DatasetToSingleElement", infer=_single_infer, kernel=_single_kernel, grad=NO_GRADIENT, stateful=True)
-
-
 def get_single_element(dataset):
     """Returns the single element of `dataset` as a nest of tensors.
 
@@ -521,8 +387,7 @@ def get_single_element(dataset):
     if not isinstance(dataset, Dataset):
         raise TypeError("`dataset` must be a `tf.data.Dataset` object.")
     specs = [(dt, shape.as_tuple()) for dt, shape in structure.component_specs(dataset.element_spec)]
-    outs = ops.apply_op("DatasetToSingleElement", _all_captures(dataset),
-                        {"dataset": dataset, "output_specs": specs}, name="DatasetToSingleElement")
+    outs = iterator_gen.dataset_to_single_element(_all_captures(dataset), dataset, specs)
     if isinstance(outs, ops.Tensor):
         outs = [outs]
     return structure.from_components(dataset.element_spec, outs)

@@ -3,9 +3,9 @@
 import numpy as np
 
 from ..framework import dtypes, errors, ops
+from ..framework.tensor_spec import TensorSpec
 from ..io import tf_record
 from .dataset_ops import Dataset
-from .structure import TensorSpec
 
 __all__ = ["TFRecordDataset"]
 

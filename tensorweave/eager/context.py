@@ -10,42 +10,24 @@ mode for the block, as in TF.
 
 import contextlib
 import itertools
-import threading
 
 import numpy as np
 
 from ..framework import ops
 from ..framework.func_graph import FuncGraph
+from ..runtime.kernel_context import KernelContext
 
 __all__ = ["EagerContext", "EagerGraph", "KernelState", "context", "eager_mode", "enable_eager_execution",
            "executing_eagerly", "init_scope"]
 
 
-class KernelState:
-    """What a stateful kernel gets as `ctx` (the interface of the Session's `SessionState`):
-    variable values by key, per-op state, and the flag gradients set while replaying forward ops.
-    A `tf.function` runs its plan with one of these over the eager variables."""
+class KernelState(KernelContext):
+    """What a stateful kernel gets as `ctx` outside a Session (`runtime/kernel_context.py`, the
+    interface of the Session's `SessionState`): the eager variables by key, per-op state, the
+    runtime's services. A `tf.function` runs its plan with one of these over the eager variables."""
 
     def __init__(self, variables, op_state=None):
-        self.session = None
-        self.variables = variables
-        self.op_state = {} if op_state is None else op_state
-        self.xp = np
-        self.lock = threading.RLock()
-        self.replaying = 0
-
-    def read_variable(self, key, op=None):
-        """The value of the variable `key`.
-
-        Raises:
-          FailedPreconditionError: If it has no value.
-        """
-        try:
-            return self.variables[key]
-        except KeyError:
-            from ..framework import errors
-            raise errors.FailedPreconditionError(
-                None, op, "Attempting to use uninitialized value %s" % key) from None
+        super().__init__(variables, op_state)
 
 
 def _hashable(v):
@@ -152,28 +134,18 @@ class EagerGraph(ops.Graph):
     def __init__(self):
         super().__init__()
         self._py_funcs = _OneShotDict()
-        from ..ops.variable_scope import _VariableStore
-
-        class _EagerVariableStore(_VariableStore):
-            """`get_variable` in eager mode creates a new variable at each call and never reuses, as TF
-            without an EagerVariableStore."""
-
-            def get_variable(self, name, *args, reuse=None, **kwargs):
-                if reuse:
-                    raise RuntimeError("When eager execution is enabled variable reuse is only supported when an "
-                                       "EagerVariableStore is active. See the documentation on EagerVariableStore "
-                                       "for example usage.")
-                v = super().get_variable(name, *args, reuse=reuse, **kwargs)
-                self.vars.pop(name, None)
-                return v
-
-        self._var_store = _EagerVariableStore()
         from .execute import execute_op
         self._execute_op = execute_op
         _last_eager_graph[0] = self
 
     def _create_op(self, op_type, inputs, attrs, name=None, control_inputs=()):
         return self._execute_op(op_type, inputs, attrs, name)
+
+    def _custom_gradient(self, f, args, kwargs):
+        """`tf.custom_gradient(f)(*args, **kwargs)` while executing eagerly: `f`'s results recorded on
+        the active tapes with its gradient function (`backprop.eager_custom_gradient`)."""
+        from .backprop import eager_custom_gradient
+        return eager_custom_gradient(f, args, kwargs)
 
     def unique_name(self, name, mark_as_used=True):
         """Names are not made unique in eager mode (nothing is added to a graph)."""

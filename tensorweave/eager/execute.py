@@ -4,7 +4,7 @@ dtypes, its kernel computes the values, and active tapes record it."""
 import numpy as np
 
 from ..framework import dtypes, errors, ops, registry
-from ..runtime import codegen, fpstate
+from ..platform import fpstate
 from . import context, tape
 from .tensor import EagerTensor, VariableHandle, make, make_variant
 
@@ -123,7 +123,7 @@ def _wrap(value, spec):
 def _error(exc, op, name):
     """The tf.errors class for a kernel's (or infer's) exception, its message ending in
     "[Op:<type>]" (and " name: <name>" for a named op), as TF's eager errors."""
-    err = codegen.wrap_kernel_error(exc, None)
+    err = errors.wrap_kernel_error(exc, None)
     msg = "%s [Op:%s]" % (err.message, op._type)
     if name and name.rstrip("/"):
         msg += " name: %s" % name.rstrip("/")

@@ -20,12 +20,13 @@ import weakref
 
 import numpy as np
 
-from ..data.structure import TensorSpec
-from ..framework import ops
+from ..framework import errors, ops
 from ..framework.func_graph import FuncGraph
 from ..framework.indexed_slices import IndexedSlices
+from ..framework.tensor_spec import TensorSpec
 from ..ops import core_ops, nest
-from ..runtime import codegen, fpstate, plan
+from ..platform import fpstate
+from ..runtime import codegen, plan
 from . import context, execute, tape
 from .tensor import EagerTensor, VariableHandle
 
@@ -62,12 +63,20 @@ def _encode(x):
     return ("P", type(x), x)
 
 
+# What `autograph=True` applies before tracing: AutoGraph's `to_graph`, which `tensorweave.autograph` (a
+# library above this layer) installs when it is imported. Without it a function is traced as written.
+_autograph_converter = [None]
+
+
+def set_autograph_converter(convert):
+    """Makes `convert(fn) -> converted fn` the AutoGraph step of `tf.function` (None: none)."""
+    _autograph_converter[0] = convert
+
+
 def _autograph_convert(fn):
-    """`fn` converted by AutoGraph when the package provides it, else `fn` itself."""
-    try:
-        from .. import autograph
-        convert = autograph.to_graph
-    except Exception:  # AutoGraph is optional: trace the function as written
+    """`fn` converted by AutoGraph when it is installed, else `fn` itself."""
+    convert = _autograph_converter[0]
+    if convert is None:
         return fn
     try:
         return convert(fn)
@@ -179,7 +188,7 @@ class ConcreteFunction:
             with fpstate.quiet():
                 return cp.fn(feeds)
         except Exception as e:
-            err = codegen.wrap_kernel_error(e, cp.op_for_traceback(e.__traceback__))
+            err = errors.wrap_kernel_error(e, cp.op_for_traceback(e.__traceback__))
             if err is e:
                 raise
             raise err from e

@@ -1,11 +1,11 @@
-"""The Const op and the conversion of Python/NumPy values to tensors."""
+"""`tf.constant` and the conversion of Python/NumPy values to tensors. The "Const" op type it builds is
+registered in `ops/constant_op.py`."""
 
 import numbers
 
 import numpy as np
 
 from . import dtypes, ops
-from .registry import NO_GRADIENT, register_op
 from .tensor_shape import Dimension, TensorShape
 
 _EMPTY = object()  # an empty sequence fits any dtype (float32 when none is asked for)
@@ -144,18 +144,6 @@ def _first_bad(value, dtype):
             if not (dtype.is_floating and isinstance(v, numbers.Real)):
                 return v
     return value
-
-
-def _const_infer(op):
-    v = op._attrs["value"]
-    return [(op._attrs["dtype"], v.shape)]
-
-
-def _const_kernel(xp, value, dtype):
-    return value
-
-
-register_op("Const", infer=_const_infer, kernel=_const_kernel, grad=NO_GRADIENT)
 
 
 def constant(value, dtype=None, shape=None, name="Const", verify_shape=False):

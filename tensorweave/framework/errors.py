@@ -104,6 +104,39 @@ def error_code_from_exception_type(cls):
     return UNKNOWN
 
 
+def describe_op(op):
+    """How error messages name an op: `'name' (op: Type, defined at file:line)`."""
+    return "'%s' (op: %s, defined at %s)" % (op.name, op.type, op.creation_site)
+
+
+def wrap_kernel_error(exc, op):
+    """Turns an exception raised by `op`'s kernel into the matching tf.errors class naming the op
+    (`op` None: the op recorded on the exception as `_tw_op`, if any). An OpError that already names
+    its op is returned as it is; callers raise the result `from exc` unless it is `exc`.
+
+    A KeyError from an op whose record has the `variable_read` trait (its value is a lookup in the
+    session's variables) means the variable was never initialized.
+    """
+    if op is None:
+        op = getattr(exc, "_tw_op", None)
+    where = "\n\t [[node %s ]]" % describe_op(op) if op is not None else ""
+    if isinstance(exc, KeyError) and op is not None and getattr(op._op_def, "variable_read", False):
+        return FailedPreconditionError(None, op, "Attempting to use uninitialized value %s%s" % (op.name, where))
+    if isinstance(exc, OpError):
+        if "[[node " in exc.message:
+            return exc
+        return type(exc)(exc.node_def, exc.op or op, exc.message + where)
+    cls = InvalidArgumentError
+    if isinstance(exc, MemoryError):
+        cls = ResourceExhaustedError
+    elif isinstance(exc, NotImplementedError):
+        cls = UnimplementedError
+    elif isinstance(exc, RecursionError):
+        cls = InternalError
+    msg = "%s: %s" % (type(exc).__name__, exc)
+    return cls(None, op, msg + where)
+
+
 def from_python_exception(exc):
     """Maps a Python exception raised by user code (py_func) to TF's class, as TF's py_func does."""
     if isinstance(exc, OpError):

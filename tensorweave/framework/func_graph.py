@@ -64,7 +64,7 @@ class FuncGraph(ops.Graph):
         inner = self._by_original.get(tensor)
         if inner is not None:
             return inner
-        if tensor.op.type == "VariableV2":
+        if tensor.op._op_def.variable_read:
             # A variable is read where it is used, each time the body runs, not once at entry.
             inner = ops.apply_op("RefRead", [tensor]) if ops.get_default_graph() is self else None
             if inner is None:
@@ -79,9 +79,9 @@ class FuncGraph(ops.Graph):
             raise ValueError("Tensor %s must be from the same graph as the function %s." % (tensor, self.name))
         inner = self.captures.get(outer_t)
         if inner is None:
-            from ..ops.core_ops import placeholder
             with self.as_default(), self.name_scope(None):
-                inner = placeholder(tensor.dtype, tensor.shape, name="capture")
+                inner = ops.apply_op("Placeholder", [], {"dtype": tensor.dtype, "shape": tensor.shape.as_tuple()},
+                                     name="capture")
             self.captures[outer_t] = inner
         self._by_original[tensor] = inner
         return inner

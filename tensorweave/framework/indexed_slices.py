@@ -1,7 +1,6 @@
 """`tf.IndexedSlices`: a sparse gradient (rows `indices` of a dense tensor hold `values`)."""
 
 from . import ops
-from .registry import register_op
 from .tensor_shape import TensorShape
 
 
@@ -81,26 +80,6 @@ class IndexedSlicesValue:
     def __repr__(self):
         return "IndexedSlicesValue(values=%r, indices=%r, dense_shape=%r)" % (self.values, self.indices,
                                                                            self.dense_shape)
-
-
-def _densify_infer(op):
-    v = op._inputs[0]._shape.as_tuple()
-    return [(op._inputs[0]._dtype, None if v is None else (None,) + v[1:])]
-
-
-def _densify_kernel(xp, values, indices, dense_shape):
-    out = xp.zeros(tuple(int(d) for d in dense_shape), dtype=values.dtype)
-    xp.add.at(out, indices, values)
-    return out
-
-
-def _densify_grad(op, grad):
-    """d/dvalues densify(values, indices) = gather(grad, indices)."""
-    from ..ops import array_ops
-    return [array_ops.gather(grad, op._inputs[1]), None, None]
-
-
-register_op("IndexedSlicesToDense", infer=_densify_infer, kernel=_densify_kernel, grad=_densify_grad)
 
 
 def _convert_indexed_slices(value, dtype=None, name=None, as_ref=False):

@@ -224,7 +224,6 @@ class Operation:
 
 def _run_using_default_session(fetch, feed_dict, graph, session):
     if session is None:
-        from ..client.session import get_default_session
         session = get_default_session()
         if session is None:
             raise ValueError("Cannot evaluate tensor using `eval()`: No default session is registered. Use "
@@ -744,7 +743,7 @@ def get_default_graph():
 
 
 def reset_default_graph():
-    """Replaces the global default graph with a fresh one.
+    """Replaces the global default graph with a fresh one and empties this thread's default-session stack.
 
     Raises:
       AssertionError: If called inside a `with graph.as_default()` block.
@@ -753,8 +752,50 @@ def reset_default_graph():
         raise AssertionError("Do not use tf.reset_default_graph() to clear nested graphs. If you need a "
                              "cleared graph, exit the nesting and create a new graph.")
     _global_default[0] = (_global_default_class[0] or Graph)()
-    from ..client import session as _s
-    _s._default_session_stack.clear()
+    _default_session_stack.sessions.clear()
+
+
+# ---- default session stack -----------------------------------------------------------------
+class _SessionStack(threading.local):
+    """The sessions made default in this thread, innermost last (as TF's, each thread has its own)."""
+
+    def __init__(self):
+        self.sessions = []
+
+
+_default_session_stack = _SessionStack()
+
+
+def get_default_session():
+    """Returns the innermost session made default in this thread (`with sess:`, `sess.as_default()`, an
+    `InteractiveSession`), or None. `Tensor.eval` and `Operation.run` run in it."""
+    sessions = _default_session_stack.sessions
+    return sessions[-1] if sessions else None
+
+
+class default_session:
+    """`with default_session(sess):` makes `sess` this thread's default session inside the block
+    (what `Session.as_default()` returns); `__enter__` alone makes it default until
+    `remove_default_session` (an `InteractiveSession`)."""
+
+    def __init__(self, session):
+        self._session = session
+
+    def __enter__(self):
+        _default_session_stack.sessions.append(self._session)
+        return self._session
+
+    def __exit__(self, *exc):
+        remove_default_session(self._session)
+
+
+def remove_default_session(session):
+    """Takes `session` off this thread's default-session stack (the innermost entry first)."""
+    sessions = _default_session_stack.sessions
+    if sessions and sessions[-1] is session:
+        sessions.pop()
+    elif any(s is session for s in sessions):
+        sessions.remove(session)
 
 
 @contextlib.contextmanager

@@ -23,10 +23,36 @@ An op module declares a type with `register_op`:
   is mostly such calls). Attributes are not passed to it.
 - A `specialize` of a stateful op returns a kernel `(ctx, op, *inputs that are not constant)`
   with its attributes bound.
+
+Device kernels: `gpu` is the op's kernel on an accelerator (any `backends.ArrayBackend`: CuPy, or a
+test's fake device): True when `kernel` is written against `xp` alone and runs there as it is, a
+kernel of its own (same signature) when the CPU kernel calls NumPy directly, or None (host only).
+`host_inputs` names the inputs an accelerator kernel reads in host memory (TF's `HostMemory`:
+shapes, axes, sizes; negative positions count from the end), `shape_inputs` those of which only the
+shape and dtype are read, and `on_host` marks ops accepted on a device that compute on the host
+from small inputs (shape arithmetic). Rules for an accelerator kernel (what CuPy accepts): no
+`np.asarray` of a device array, no NumPy array (not even 0-d) mixed into an operation with device
+arrays (NumPy scalars and Python numbers are fine), no `out=` into a NumPy array.
+
+Traits the runtime reads instead of lists of op names:
+- `elementwise`: output element i depends only on element i of each (broadcast) input;
+  `transcendental`: such an op costs tens of cycles per element (a libm-style evaluation).
+- `alias_of`: output 0 is input `alias_of` unchanged (Identity, StopGradient): the plan aliases it.
+- `value_attr`: the op's only output is this attribute's value (Const).
+- `static_value(op, dims)`: the output's value from input 0's fully defined static shape `dims`.
+- `variable_read`: the stateful kernel reads the variable named after the op (`ctx.variables[name]`,
+  a KeyError meaning "uninitialized"); the plan inlines the lookup.
+- `placeholder`: the op's value is fed (its shape may specialize a plan, `runtime/shapespec.py`).
+- `cost(op)`: multiply-adds of one run, from static shapes (0 when unknown); heavy ops may run
+  concurrently with others.
+
+Rewrites: an op family registers plan rewrites for the op types it owns with `register_rewrite`
+(see there); the runtime runs them by stage, and a fused result is an internal registered op
+(its type starts with "_"), so a plan only ever holds ops.
 """
 
-__all__ = ["OpDef", "register_op", "get_op_def", "list_ops", "RegisterGradient", "NotDifferentiable",
-           "no_gradient", "get_gradient_function"]
+__all__ = ["OpDef", "DeviceKernel", "register_op", "get_op_def", "list_ops", "register_rewrite", "rewrites",
+           "REWRITE_STAGES", "RegisterGradient", "NotDifferentiable", "no_gradient", "get_gradient_function"]
 
 _OPS = {}
 _GRADIENTS = {}
@@ -44,12 +70,49 @@ class _AllInputs:
 ALL_INPUTS = _AllInputs()
 
 
+class DeviceKernel:
+    """How one op type runs on an accelerator.
+
+    Attributes:
+      kernel: The pure kernel `(xp, *arrays, **attrs)`, or None for the op's registered kernel.
+      host_inputs: Input positions (negative counts from the end) the kernel reads as NumPy arrays.
+      shape_inputs: Input positions of which only the shape and dtype are read: left where they are.
+      on_host: The op is accepted on the device but computes on the host from small inputs (TF's
+        kernels whose inputs and outputs are all in host memory): its inputs other than
+        `shape_inputs` are copied to the host, and its outputs are NumPy arrays.
+    """
+
+    __slots__ = ("kernel", "host_inputs", "shape_inputs", "on_host")
+
+    def __init__(self, kernel=None, host_inputs=(), shape_inputs=(), on_host=False):
+        self.kernel = kernel
+        self.host_inputs = frozenset(host_inputs)
+        self.shape_inputs = frozenset(shape_inputs)
+        self.on_host = on_host
+
+    def input_place(self, i, n):
+        """Where input `i` of `n` must be: "host", "device" or "any"."""
+        if i in self.shape_inputs or i - n in self.shape_inputs:
+            return "any"
+        if self.on_host or i in self.host_inputs or i - n in self.host_inputs:
+            return "host"
+        return "device"
+
+
+# What host (NumPy) devices run every op with.
+HOST_KERNEL = DeviceKernel()
+
+
 class OpDef:
-    """Everything that defines one op type."""
+    """Everything that defines one op type (see the module docstring for each field)."""
 
-    __slots__ = ("type", "infer", "kernel", "stateful", "ref_inputs", "specialize", "inline")
+    __slots__ = ("type", "infer", "kernel", "stateful", "ref_inputs", "specialize", "inline", "gpu",
+                 "elementwise", "transcendental", "alias_of", "value_attr", "static_value", "variable_read",
+                 "placeholder", "cost")
 
-    def __init__(self, op_type, infer, kernel, stateful=False, ref_inputs=(), specialize=None, inline=None):
+    def __init__(self, op_type, infer, kernel, stateful=False, ref_inputs=(), specialize=None, inline=None,
+                 gpu=None, elementwise=False, transcendental=False, alias_of=None, value_attr=None,
+                 static_value=None, variable_read=False, placeholder=False, cost=None):
         self.type = op_type
         self.infer = infer
         self.kernel = kernel
@@ -57,13 +120,24 @@ class OpDef:
         self.ref_inputs = ref_inputs if ref_inputs is ALL_INPUTS else frozenset(ref_inputs)
         self.specialize = specialize
         self.inline = inline
+        self.gpu = gpu
+        self.elementwise = elementwise
+        self.transcendental = transcendental
+        self.alias_of = alias_of
+        self.value_attr = value_attr
+        self.static_value = static_value
+        self.variable_read = variable_read
+        self.placeholder = placeholder
+        self.cost = cost
 
     def __repr__(self):
         return "OpDef(%r)" % self.type
 
 
 def register_op(op_type, *, infer, kernel, grad=None, stateful=False, ref_inputs=(), override=False,
-                specialize=None, inline=None):
+                specialize=None, inline=None, gpu=None, host_inputs=(), shape_inputs=(), on_host=False,
+                elementwise=False, transcendental=False, alias_of=None, value_attr=None, static_value=None,
+                variable_read=False, placeholder=False, cost=None):
     """Declares an op type.
 
     Args:
@@ -77,16 +151,30 @@ def register_op(op_type, *, infer, kernel, grad=None, stateful=False, ref_inputs
       override: Allow replacing an existing declaration.
       specialize: Optional compile-time specializer for constant inputs (see module docstring).
       inline: Optional expression template the compiled plan may write instead of calling `kernel`.
+      gpu: The accelerator kernel: True for `kernel` itself (written against `xp` alone), a kernel
+        of its own, or None for none (the op runs on the host).
+      host_inputs, shape_inputs, on_host: Where an accelerator kernel reads its inputs (module docstring).
+      elementwise, transcendental, alias_of, value_attr, static_value, variable_read, placeholder, cost:
+        Traits the runtime reads (module docstring).
 
     Returns:
       The `OpDef`.
 
     Raises:
       KeyError: If `op_type` is already declared and `override` is false.
+      ValueError: If `on_host` is given without `gpu`.
     """
     if op_type in _OPS and not override:
         raise KeyError("Op type %r is already registered." % op_type)
-    d = OpDef(op_type, infer, kernel, stateful, ref_inputs, specialize, inline)
+    if gpu is None or gpu is False:
+        if on_host or host_inputs or shape_inputs:
+            raise ValueError("Op type %r: host_inputs, shape_inputs and on_host need an accelerator kernel (gpu=)."
+                             % op_type)
+        device = None
+    else:
+        device = DeviceKernel(None if gpu is True else gpu, host_inputs, shape_inputs, on_host)
+    d = OpDef(op_type, infer, kernel, stateful, ref_inputs, specialize, inline, device, elementwise, transcendental,
+              alias_of, value_attr, static_value, variable_read, placeholder, cost)
     _OPS[op_type] = d
     if grad is NO_GRADIENT:
         _GRADIENTS[op_type] = None
@@ -105,6 +193,56 @@ def get_op_def(op_type):
 def list_ops():
     """Returns the sorted list of registered op types."""
     return sorted(_OPS)
+
+
+# Plan rewrite stages, in the order the runtime runs them (runtime/codegen.py):
+# - "simplify": per step, before dead-code removal: an algebraic identity may alias the step's output
+#   to one of its arguments (the rule returns that argument's name) or drop it.
+# - "fuse": patterns of several ops become one internal fused op (a convolution's epilogue, a ReLU
+#   folded into a pooling gradient), before elementwise fusion.
+# - "share": fused steps exchange intermediate values (a convolution's patch matrices).
+# - "late": after elementwise fusion (add chains accumulated in place).
+REWRITE_STAGES = ("simplify", "fuse", "share", "late")
+_REWRITES = {stage: {} for stage in REWRITE_STAGES}
+
+
+def register_rewrite(stage, root_types, name=None):
+    """Decorator registering a plan rewrite for steps whose op type is one of `root_types`.
+
+    A "simplify" rule is `rule(step, plan) -> name or None` (the argument name the step's single
+    output equals). A rule of the other stages is `rule(step, plan) -> None or a rewrite`, where a
+    rewrite is `(new_step, absorbed_steps, replaced_steps)`: `new_step` takes the place of `step`,
+    the steps in `absorbed_steps` are dropped and each `(old, new)` of `replaced_steps` swaps an
+    earlier step for a new one. `plan` (`runtime.passes.PlanView`) answers questions about the plan:
+    producers, consumers, use counts, constant values. Steps are `runtime.passes.Step` records.
+
+    Args:
+      stage: One of `REWRITE_STAGES`.
+      root_types: An op type or a list of them.
+      name: The rule's name (its function's name by default), for `rewrites()` and tests.
+
+    Returns:
+      The decorator, which returns the rule unchanged.
+    """
+    if stage not in _REWRITES:
+        raise ValueError("Unknown rewrite stage %r; expected one of %s" % (stage, ", ".join(REWRITE_STAGES)))
+    roots = [root_types] if isinstance(root_types, str) else list(root_types)
+
+    def register(rule):
+        rule_name = name or rule.__name__
+        for t in roots:
+            rules = _REWRITES[stage].setdefault(t, [])
+            if any(n == rule_name for n, _ in rules):
+                raise KeyError("Rewrite %r is already registered for %s in stage %r." % (rule_name, t, stage))
+            rules.append((rule_name, rule))
+        return rule
+
+    return register
+
+
+def rewrites(stage):
+    """`{root op type: [(name, rule), ...]}` of one stage (the registry's own dict: do not modify)."""
+    return _REWRITES[stage]
 
 
 class RegisterGradient:

@@ -1,6 +1,7 @@
 """`tf.custom_gradient`: a function returning `(y, grad_fn)` gets `grad_fn` as its gradient. In graph
-mode through an IdentityN op whose gradient is overridden; when executing eagerly the results are
-recorded on the active tapes with `grad_fn` as their gradient (`eager/backprop.py`)."""
+mode through an IdentityN op whose gradient is overridden; when executing eagerly the eager graph
+records the results on the active tapes with `grad_fn` as their gradient (`EagerGraph._custom_gradient`,
+`eager/backprop.py`)."""
 
 import functools
 import inspect
@@ -32,8 +33,7 @@ def custom_gradient(f):
     @functools.wraps(f)
     def wrapped(*args, **kwargs):
         if ops.get_default_graph()._eager:
-            from ..eager.backprop import eager_custom_gradient
-            return eager_custom_gradient(f, args, kwargs)
+            return ops.get_default_graph()._custom_gradient(f, args, kwargs)
         args = [ops.convert_to_tensor(a) for a in args]
         out = f(*args, **kwargs)
         if not isinstance(out, tuple) or len(out) != 2 or not callable(out[1]):

@@ -9,8 +9,7 @@ from .gradients_impl import gradients
 
 
 def _session():
-    from ..client.session import get_default_session
-    sess = get_default_session()
+    sess = ops.get_default_session()
     if sess is None:
         raise ValueError("compute_gradient needs a default session: use `with tf.Session():`")
     return sess

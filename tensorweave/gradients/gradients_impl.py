@@ -3,7 +3,7 @@
 import collections
 import contextlib
 
-from ..framework import dtypes, ops, registry
+from ..framework import dtypes, graph_gradients, ops, registry
 from ..framework.indexed_slices import IndexedSlices
 from ..ops import core_ops
 
@@ -126,6 +126,9 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
                     g = core_ops.zeros_like(x)
             result.append(g)
     return result
+
+
+graph_gradients.install(gradients)  # for gradient rules that differentiate a body themselves (If, While)
 
 
 def _op_input_grads(graph, op, grads, x_ops, between, stop_ops):

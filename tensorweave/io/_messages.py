@@ -2,7 +2,7 @@
 
 
 def __getattr__(name):
-    from .example import message_classes
+    from ..ops.example_proto import message_classes
     try:
         return message_classes()[name]
     except KeyError:

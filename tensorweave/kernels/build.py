@@ -5,7 +5,7 @@ import os
 import shutil
 import subprocess
 
-from .. import sysconfig
+from ..platform import sysconfig
 
 __all__ = ["build_library", "find_compiler"]
 

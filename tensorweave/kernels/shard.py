@@ -30,7 +30,7 @@ import operator
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-from ..runtime import threads
+from ..platform import threads
 
 __all__ = ["MIN_COST_PER_SHARD", "num_threads", "set_num_threads", "shard"]
 

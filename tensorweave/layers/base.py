@@ -10,7 +10,7 @@ losses (`add_loss`, weight and activity regularizers) to `GraphKeys.REGULARIZATI
 import re
 
 from ..framework import dtypes, ops
-from ..ops.variable_scope import VariableScope, get_variable, variable_scope
+from ..variable_scopes import VariableScope, get_variable, variable_scope
 
 _ALLOWED_KWARGS = frozenset({"input_shape", "batch_input_shape", "batch_size", "weights", "activity_regularizer",
                              "autocast"})

@@ -8,9 +8,9 @@ updated metric, and `value` reads the metric from the accumulators without chang
 
 import numpy as np
 
+from .. import variable_scopes as vs
 from ..framework import dtypes, ops
 from ..ops import array_ops, check_ops, core_ops, math_ops, state_ops
-from ..ops import variable_scope as vs
 from ..variables import Variable
 
 __all__ = ["accuracy", "auc", "false_negatives", "false_negatives_at_thresholds", "false_positives",

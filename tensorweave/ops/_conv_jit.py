@@ -11,7 +11,9 @@ major) equal to the max, as `0 + dy`; every other input gets +0 (TF's MaxPoolGra
 Padding taps are skipped (padding never takes the max or the gradient).
 
 The epilogue of a fused convolution (`+ bias`, then ReLU) is one pass over the output instead of
-two NumPy calls, with the same values: the float add, then `np.maximum(v, 0)` (NaN kept, -0 -> +0).
+two NumPy calls, with the same values: the float add, then ReLU. ReLU and ReluGrad are not written
+here: the loops call `nn_ops.relu_scalar` and `nn_ops.relu_grad_scalar`, compiled with them, the
+element forms of the ops' own definitions.
 """
 
 import os
@@ -21,6 +23,8 @@ import numpy as np
 
 _lock = threading.Lock()
 _compiled = {}
+# The element rules the loops call: nn_ops' definitions, made numba dispatchers before a loop is compiled.
+relu_scalar = relu_grad_scalar = None
 
 
 def _max_pool_loop(x, out, b0, b1, kh, kw, sh, sw, pt, pl):
@@ -66,7 +70,7 @@ def _max_pool_grad_loop(x, y, dy, dx, b0, b1, kh, kw, sh, sw, pt, pl, relu):
                 for k in range(c):
                     routed[k] = False
                     v = gg[k] + zero
-                    g[k] = v if not relu or yy[k] > zero else v * zero
+                    g[k] = relu_grad_scalar(v, yy[k], zero) if relu else v
                 for i in range(kh):
                     r = p * sh + i - pt
                     if r < 0 or r >= h:
@@ -91,7 +95,7 @@ def _bias_relu_loop(rows, bias, relu):
         row = rows[r]
         for k in range(rows.shape[1]):
             v = row[k] + bias[k] if add else row[k]
-            row[k] = v if not relu or v > zero or v != v else zero
+            row[k] = relu_scalar(v, zero) if relu else v
 
 
 def _jit():
@@ -106,6 +110,11 @@ def _jit():
                         require_numba()
                     except ImportError:
                         jit = None
+                if jit is not None:
+                    from . import nn_ops
+                    global relu_scalar, relu_grad_scalar
+                    relu_scalar = jit(nn_ops.relu_scalar)
+                    relu_grad_scalar = jit(nn_ops.relu_grad_scalar)
                 _compiled[""] = jit
     return _compiled[""]
 

@@ -6,7 +6,7 @@ import collections.abc
 from ..framework import ops
 from ..framework.constant_op import constant
 from ..framework.indexed_slices import IndexedSlices
-from . import array_ops, core_ops, math_ops
+from . import array_ops, core_ops, math_helpers, math_ops
 
 
 def _values(t, name):
@@ -36,7 +36,7 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
       ValueError: If the clip tensors would trigger array broadcasting that would make the returned
         tensor larger than the input.
     """
-    with math_ops._op_scope(name, "clip_by_value", [t, clip_value_min, clip_value_max]) as scope:
+    with math_helpers._op_scope(name, "clip_by_value", [t, clip_value_min, clip_value_max]) as scope:
         values = _values(t, "t")
         t_min = math_ops.minimum(values, clip_value_max)
         values.shape.merge_with(t_min.shape)
@@ -62,7 +62,7 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
     Raises:
       ValueError: If the norm would broadcast the result beyond the shape of `t`.
     """
-    with math_ops._op_scope(name, "clip_by_norm", [t, clip_norm]) as scope:
+    with math_helpers._op_scope(name, "clip_by_norm", [t, clip_norm]) as scope:
         values = _values(t, "t")
         l2sum = math_ops.reduce_sum(values * values, axes, keepdims=True)
         pred = l2sum > 0
@@ -96,7 +96,7 @@ def global_norm(t_list, name=None):
       TypeError: If `t_list` is not a sequence.
     """
     t_list = _check_sequence(t_list)
-    with math_ops._op_scope(name, "global_norm", [t for t in t_list if t is not None]) as scope:
+    with math_helpers._op_scope(name, "global_norm", [t for t in t_list if t is not None]) as scope:
         values = [_values(t, "t_%d" % i) for i, t in enumerate(t_list) if t is not None]
         if not values:
             return constant(0.0, name=scope)
@@ -128,7 +128,7 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     if use_norm is None:
         use_norm = global_norm(t_list, name)
     present = [t for t in t_list if t is not None]
-    with math_ops._op_scope(name, "clip_by_global_norm", present + [clip_norm]) as scope:
+    with math_helpers._op_scope(name, "clip_by_global_norm", present + [clip_norm]) as scope:
         one = constant(1.0, dtype=use_norm.dtype)
         scale_for_finite = clip_norm * math_ops.minimum(one / use_norm, one / clip_norm)
         # use_norm - use_norm is 0 for a finite norm and NaN otherwise.

@@ -2,15 +2,19 @@
 graphs, `tf.while_loop` a "While" op holding its condition and body. The runtime runs only the
 taken branch and loops the body's compiled plan. Gradients: an If of the branch gradients; for a
 While, the loop records each iteration's values and "WhileGrad" replays the body's gradient over
-them in reverse (no recursion, linear in the number of iterations)."""
+them in reverse (no recursion, linear in the number of iterations).
+
+The kernels compile and run their function graphs through the `ctx` they receive (the runtime's
+`KernelContext`: `ctx.compile_function`, `ctx.call_function`, `ctx.compile_loop`), so this module
+knows no compiler; the gradient rules differentiate a body with `framework.graph_gradients`."""
 
 import numpy as np
 
 from ..framework import dtypes, errors, ops
 from ..framework.func_graph import FuncGraph
+from ..framework.graph_gradients import gradients
 from ..framework.registry import register_op
 from ..framework.tensor_shape import TensorShape, as_shape
-from ..runtime import codegen, loopgen, plan
 from . import core_ops, nest
 
 
@@ -32,36 +36,16 @@ def _differentiable(dtype):
     return dtype.is_floating or dtype.is_complex or dtype is dtypes.variant
 
 
-def compiled(ctx, fn):
-    """`fn`'s plan for the session state `ctx`, compiled on first use."""
-    key = ("function", id(fn))
-    c = ctx.op_state.get(key)
-    if c is None:
-        order = plan.prune_and_order(fn.outputs, [], fn.inputs)
-        compile_fn = codegen.interpret_plan if getattr(ctx, "interpret", False) else codegen.compile_plan
-        c = ctx.op_state[key] = compile_fn(order, fn.outputs, fn.inputs, ctx)
-    return c
-
-
 def _reraise(e, *plans):
     """Re-raises an error from inside a function's plan as TF's error class naming the inner op."""
     for p in plans:
         op = p.op_for_traceback(e.__traceback__)
         if op is not None:
             break
-    err = codegen.wrap_kernel_error(e, op)
+    err = errors.wrap_kernel_error(e, op)
     if err is e:
         raise e
     raise err from e
-
-
-def call_function(ctx, fn, args):
-    """Runs `fn` on `args` with the session state `ctx`."""
-    c = compiled(ctx, fn)
-    try:
-        return c.fn(args)
-    except Exception as e:
-        _reraise(e, c)
 
 
 def trace(fn, name, input_specs, args_to_fn=None, op_value=True):
@@ -112,9 +96,9 @@ def _if_kernel(ctx, op, pred, *args, then_fn, else_fn, n_then, output_specs, rep
     ctx.replaying += replay
     try:
         if pred:
-            out = call_function(ctx, then_fn, args[:n_then])
+            out = ctx.call_function(then_fn, args[:n_then])
         else:
-            out = call_function(ctx, else_fn, args[n_then:])
+            out = ctx.call_function(else_fn, args[n_then:])
     finally:
         ctx.replaying -= replay
     return out[0] if len(out) == 1 else out
@@ -144,7 +128,6 @@ def _if_grad(op, *grads):
 
 def _branch_gradient(fn, args, lo, hi, diff_args, diff_outs, op):
     """A function of (all If args, dys) giving d/d(args) of `fn` for its own args, zeros for others."""
-    from ..gradients.gradients_impl import gradients
     g = fn.graph
     with g.as_default(), g.name_scope("gradients_%s" % op.name.replace("/", "_")):
         full = []
@@ -341,14 +324,11 @@ def _while_kernel(ctx, op, *args, cond_fn, body_fn, n_vars, n_cond, has_max, out
     cond_caps = list(args[n_vars:n_vars + n_cond])
     body_caps = list(args[n_vars + n_cond:n])
     history = [] if op._attrs.get("_record") else None
-    cond_plan, body_plan = compiled(ctx, cond_fn), compiled(ctx, body_fn)
-    loop = _compiled_loop(ctx, cond_fn, body_fn, cond_plan, body_plan, n_vars)
+    cond_plan, body_plan = ctx.compile_function(cond_fn), ctx.compile_function(body_fn)
+    loop = ctx.compile_loop(cond_fn, body_fn, n_vars)
     if loop is not None:
         try:
             values, _ = loop.fn(values, cond_caps, body_caps, limit, history)
-        except loopgen.LoopConditionError as e:
-            raise errors.InvalidArgumentError(
-                None, op, "The condition of a while loop must be a scalar, got shape %s" % (e.shape,)) from None
         except Exception as e:
             _reraise(e, loop)
         return tuple(values) + (history,)
@@ -375,19 +355,8 @@ def _while_kernel(ctx, op, *args, cond_fn, body_fn, n_vars, n_cond, has_max, out
     return tuple(values) + (history,)
 
 
-def _compiled_loop(ctx, cond_fn, body_fn, cond_plan, body_plan, n_vars):
-    """The loop's condition and body merged into one generated function (None for interpreted plans)."""
-    key = ("loop", id(cond_fn), id(body_fn))
-    loop = ctx.op_state.get(key, False)
-    if loop is False:
-        loop = ctx.op_state[key] = loopgen.compile_loop(
-            cond_plan, body_plan, n_vars, len(cond_fn.inputs) - n_vars, len(body_fn.inputs) - n_vars)
-    return loop
-
-
 def _while_grad(op, *grads):
     """Replays the body's gradient over the recorded iterations, last to first."""
-    from ..gradients.gradients_impl import gradients
     a = op._attrs
     n_vars, n_cond = a["n_vars"], a["n_cond"]
     if not a["back_prop"]:
@@ -434,7 +403,7 @@ def _while_grad_kernel(ctx, op, history, *args, grad_fn, n_vars, diff_vars, diff
     ctx.replaying += 1
     try:
         for values in reversed(history or ()):
-            out = call_function(ctx, grad_fn, list(values) + caps + dys)
+            out = ctx.call_function(grad_fn, list(values) + caps + dys)
             dys = list(out[:nd])
             for k in range(len(diff_caps)):
                 v = out[nd + k]

@@ -3,8 +3,10 @@ add_n (gradient aggregation), no_op/group and the broadcast-gradient reduction."
 
 import math
 
+import numpy as np
+
 from ..framework import dtypes, errors, ops
-from ..framework.registry import NO_GRADIENT, register_op
+from ..framework.registry import NO_GRADIENT, register_op, register_rewrite
 from ..framework.tensor_shape import as_shape
 
 
@@ -32,7 +34,7 @@ def _tf_type_name(dtype):
 
 
 register_op("Placeholder", infer=_placeholder_infer, kernel=_placeholder_kernel, grad=NO_GRADIENT,
-            stateful=True)
+            stateful=True, placeholder=True)
 
 
 def placeholder(dtype, shape=None, name=None):
@@ -55,7 +57,7 @@ def _pwd_infer(op):
 
 
 register_op("PlaceholderWithDefault", infer=_pwd_infer, kernel=lambda xp, x, shape: x,
-            grad=lambda op, grad: [grad])
+            grad=lambda op, grad: [grad], gpu=True, alias_of=0, placeholder=True)
 
 
 def placeholder_with_default(input, shape, name=None):  # noqa: A002 (TF's argument name)
@@ -72,7 +74,8 @@ def placeholder_with_default(input, shape, name=None):  # noqa: A002 (TF's argum
 
 
 # ---- Identity / StopGradient -----------------------------------------------------------------
-register_op("Identity", infer=same_as_input, kernel=lambda xp, x: x, grad=lambda op, grad: [grad])
+register_op("Identity", infer=same_as_input, kernel=lambda xp, x: x, grad=lambda op, grad: [grad], gpu=True,
+            alias_of=0)
 
 
 def identity(input, name=None):  # noqa: A002
@@ -80,7 +83,7 @@ def identity(input, name=None):  # noqa: A002
     return ops.apply_op("Identity", [ops.convert_to_tensor(input)], name=name)
 
 
-register_op("StopGradient", infer=same_as_input, kernel=lambda xp, x: x, grad=NO_GRADIENT)
+register_op("StopGradient", infer=same_as_input, kernel=lambda xp, x: x, grad=NO_GRADIENT, gpu=True, alias_of=0)
 
 
 def stop_gradient(input, name=None):  # noqa: A002
@@ -97,8 +100,14 @@ def _filled_like(value):
     return kernel
 
 
-register_op("ZerosLike", infer=same_as_input, kernel=_filled_like(0), grad=NO_GRADIENT)
-register_op("OnesLike", infer=same_as_input, kernel=_filled_like(1), grad=NO_GRADIENT)
+def _filled_static_value(value):
+    return lambda op, dims: np.full(dims, value, dtype=op._outputs[0].dtype.as_numpy_dtype)
+
+
+register_op("ZerosLike", infer=same_as_input, kernel=_filled_like(0), grad=NO_GRADIENT, gpu=True, shape_inputs=(0,),
+            static_value=_filled_static_value(0))
+register_op("OnesLike", infer=same_as_input, kernel=_filled_like(1), grad=NO_GRADIENT, gpu=True, shape_inputs=(0,),
+            static_value=_filled_static_value(1))
 
 
 def _filled_tensor_like(op_type, default_name, tensor, dtype, name):
@@ -143,7 +152,7 @@ def _add_n_kernel(xp, *xs):
 
 register_op("AddN", infer=_add_n_infer, kernel=_add_n_kernel,
             grad=lambda op, grad: [grad] * len(op._inputs),
-            inline=lambda op: "({0} + {1})" if len(op._inputs) == 2 else None)
+            inline=lambda op: "({0} + {1})" if len(op._inputs) == 2 else None, gpu=True)
 
 
 def add_n(inputs, name=None):
@@ -162,7 +171,7 @@ def add_n(inputs, name=None):
 
 
 # ---- NoOp / group ----------------------------------------------------------------------------
-register_op("NoOp", infer=lambda op: [], kernel=lambda xp: None, grad=NO_GRADIENT)
+register_op("NoOp", infer=lambda op: [], kernel=lambda xp: None, grad=NO_GRADIENT, gpu=True)
 
 
 def no_op(name=None):
@@ -228,11 +237,19 @@ def _sum_to_grad(op, grad):
     return [ops.apply_op("BroadcastLike", [grad, op._inputs[0]]), None]
 
 
-register_op("SumToShapeOf", infer=_sum_to_infer, kernel=_sum_to_kernel, grad=_sum_to_grad)
+register_op("SumToShapeOf", infer=_sum_to_infer, kernel=_sum_to_kernel, grad=_sum_to_grad, gpu=True,
+            shape_inputs=(1,))
+
+
+@register_rewrite("simplify", "SumToShapeOf")
+def _drop_sum_to_own_shape(step, plan):
+    """Nothing to sum when the gradient already has the target's static shape (both fully known)."""
+    g, like = (x._shape.as_tuple() for x in step.op._inputs)
+    return step.args[0] if g is not None and None not in g and g == like else None
 
 
 def _broadcast_like_kernel(xp, x, like):
-    return xp.broadcast_to(x, xp.shape(like)).copy()
+    return xp.broadcast_to(x, like.shape).copy()
 
 
 def _broadcast_like_grad(op, grad):
@@ -241,7 +258,7 @@ def _broadcast_like_grad(op, grad):
 
 
 register_op("BroadcastLike", infer=lambda op: [(op._inputs[0]._dtype, op._inputs[1]._shape.as_tuple())],
-            kernel=_broadcast_like_kernel, grad=_broadcast_like_grad)
+            kernel=_broadcast_like_kernel, grad=_broadcast_like_grad, gpu=True, shape_inputs=(1,))
 
 
 def unbroadcast(grad, x):
@@ -263,9 +280,11 @@ def _shape_infer(op):
     return [(op._attrs["out_type"], (None if s is None else len(s),))]
 
 
+# A shape is host data, on any device (the output is a NumPy array).
 register_op("Shape", infer=_shape_infer,
-            kernel=lambda xp, x, out_type: xp.array(x.shape, dtype=out_type.as_numpy_dtype),
-            grad=NO_GRADIENT)
+            kernel=lambda xp, x, out_type: np.array(x.shape, dtype=out_type.as_numpy_dtype),
+            grad=NO_GRADIENT, gpu=True, shape_inputs=(0,), on_host=True,
+            static_value=lambda op, dims: np.asarray(dims, dtype=op._attrs["out_type"].as_numpy_dtype))
 
 
 def shape(input, name=None, out_type=dtypes.int32, optimize=True):  # noqa: A002
@@ -282,7 +301,7 @@ def shape(input, name=None, out_type=dtypes.int32, optimize=True):  # noqa: A002
 
 # ---- IdentityN -------------------------------------------------------------------------------
 register_op("IdentityN", infer=lambda op: [(t._dtype, t._shape.as_tuple()) for t in op._inputs],
-            kernel=lambda xp, *xs: xs, grad=lambda op, *grads: list(grads))
+            kernel=lambda xp, *xs: xs, grad=lambda op, *grads: list(grads), gpu=True)
 
 
 def identity_n(input, name=None):  # noqa: A002

@@ -1,5 +1,6 @@
 """Checkpoint I/O ops: "SaveV2" writes tensors to a bundle (see `tensor_bundle` for the format)
-and "RestoreV2" reads them back, as TF's ops of the same names. `tf.train.Saver` builds on them."""
+and "RestoreV2" reads them back, as TF's ops of the same names. `tf.train.Saver` builds on them.
+"Unrestorable" stands for an op a meta graph could not record (`train/meta_graph.py`)."""
 
 import numpy as np
 
@@ -139,3 +140,24 @@ def restore_v2(prefix, tensor_names, shape_and_slices, dtypes, name=None):
                   ops.convert_to_tensor(shape_and_slices, dtype=dtypes_lib.string, name="shape_and_slices")]
         out = ops.apply_op("RestoreV2", inputs, {"dtypes": dts}, name=scope)
     return out if isinstance(out, list) else [out]
+
+
+# ---- Unrestorable --------------------------------------------------------------------------------
+def _unrestorable_kernel(ctx, op, original_type, reason, output_specs):
+    raise errors.UnimplementedError(None, op, "Op '%s' (type %s) was not restored from the meta graph: %s"
+                                    % (op.name, original_type, reason))
+
+
+register_op("Unrestorable", infer=lambda op: list(op._attrs["output_specs"]), kernel=_unrestorable_kernel,
+            grad=NO_GRADIENT, stateful=True)
+
+
+def unrestorable(graph, name, original_type, reason, output_specs, control_inputs=()):
+    """Adds to `graph` an op named `name` with the outputs `output_specs` (`(dtype, shape)` pairs) that
+    raises UnimplementedError naming `original_type` and `reason` when it runs.
+
+    Returns:
+      The Operation.
+    """
+    return graph._create_op("Unrestorable", [], {"original_type": original_type, "reason": reason,
+                                                 "output_specs": list(output_specs)}, name, control_inputs)

@@ -185,7 +185,7 @@ def _example_class():
     if not _EXAMPLE_CLASS:
         from google.protobuf.message import DecodeError
 
-        from ..io.example import message_classes
+        from .example_proto import message_classes
         _EXAMPLE_CLASS.extend([message_classes()["Example"], DecodeError])
     return _EXAMPLE_CLASS
 

@@ -7,7 +7,7 @@ import numpy as np
 
 from ..framework import dtypes, errors, ops
 from ..framework.registry import register_op
-from ..runtime import fpstate
+from ..platform import fpstate
 from .core_ops import _tf_type_name
 
 _tokens = itertools.count()

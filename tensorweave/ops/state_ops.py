@@ -30,7 +30,7 @@ def _variable_kernel(ctx, op, shape, dtype, container, shared_name):
 
 
 register_op("VariableV2", infer=lambda op: [(op._attrs["dtype"], op._attrs["shape"])], kernel=_variable_kernel,
-            grad=NO_GRADIENT, stateful=True)
+            grad=NO_GRADIENT, stateful=True, variable_read=True)
 
 
 def variable_op_v2(shape, dtype, name="Variable", container="", shared_name=""):

@@ -657,8 +657,7 @@ def merge(inputs, collections=None, name=None):
       ImportError: If the `tensorboard` extra is not installed.
       InvalidArgumentError: At run time, if two inputs hold the same tag.
     """
-    from ..eager import context
-    if context.executing_eagerly():
+    if ops.get_default_graph()._eager:
         raise RuntimeError("Merging tf.summary.* ops is not compatible with eager execution. "
                            "Use tf.contrib.summary instead.")
     proto_module("summary_pb2", "tf.summary.merge")
@@ -688,8 +687,7 @@ def merge_all(key=ops.GraphKeys.SUMMARIES, scope=None, name=None):
     Raises:
       RuntimeError: If called with eager execution enabled.
     """
-    from ..eager import context
-    if context.executing_eagerly():
+    if ops.get_default_graph()._eager:
         raise RuntimeError("Merging tf.summary.* ops is not compatible with eager execution. "
                            "Use tf.contrib.summary instead.")
     summary_ops = ops.get_collection(key, scope=scope)

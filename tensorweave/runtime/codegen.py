@@ -10,11 +10,11 @@ import numpy as np
 
 from ..framework import errors
 from ..framework.registry import NOT_CONSTANT
-from . import fpstate, fusion, interop, passes, shapespec, threads
-from .plan import ref_key
+from ..platform import fpstate, threads
+from . import fusion, interop, passes, shapespec
+from .plan import Step, ref_key
 
 _counter = itertools.count()
-_COMPILED_STEPS = (fusion.FusedGroup, passes.KernelStep)  # steps whose kernel the compiler built
 
 
 class PlanOptions:
@@ -81,18 +81,6 @@ def bind_kernel(op, ctx):
     return functools.partial(d.kernel, np, **attrs)
 
 
-# Ops whose output 0 is input 0 unchanged: the plan aliases the value instead of calling a kernel.
-_ALIAS_OPS = frozenset({"Identity", "StopGradient", "PlaceholderWithDefault", "Snapshot"})
-
-
-# Ops whose value follows from a fully defined static input shape alone.
-_STATIC_SHAPE_OPS = {
-    "Shape": lambda op, dims: np.asarray(dims, dtype=op._attrs["out_type"].as_numpy_dtype),
-    "ZerosLike": lambda op, dims: np.zeros(dims, dtype=op._outputs[0].dtype.as_numpy_dtype),
-    "OnesLike": lambda op, dims: np.ones(dims, dtype=op._outputs[0].dtype.as_numpy_dtype),
-}
-
-
 def _freeze(v):
     if isinstance(v, np.ndarray) and v.flags.writeable:
         v.flags.writeable = False
@@ -156,10 +144,10 @@ def _compile_plan(order, fetch_tensors, feed_tensors, ctx, trace, placement):
     for pos, op in enumerate(order):
         d = op._op_def
         refs = d.ref_inputs
-        if op._type == "Const":
+        if d.value_attr is not None:
             for t in op._outputs:
                 if t not in fed:
-                    const[t] = op._attrs["value"]
+                    const[t] = op._attrs[d.value_attr]
             continue
         if (options.constant_folding and not d.stateful and op._outputs and not refs
                 and all(t in const for t in op._inputs)):
@@ -169,10 +157,10 @@ def _compile_plan(order, fetch_tensors, feed_tensors, ctx, trace, placement):
                     if t not in fed:
                         const[t] = v
                 continue
-        if op._type in _STATIC_SHAPE_OPS and options.constant_folding:
+        if d.static_value is not None and options.constant_folding:
             dims = op._inputs[0]._shape.as_tuple()
             if dims is not None and None not in dims:
-                const[op._outputs[0]] = _freeze(_STATIC_SHAPE_OPS[op._type](op, dims))
+                const[op._outputs[0]] = _freeze(d.static_value(op, dims))
                 continue
         args = []
         for i, t in enumerate(op._inputs):
@@ -180,10 +168,10 @@ def _compile_plan(order, fetch_tensors, feed_tensors, ctx, trace, placement):
                 args.append(repr(ref_key(op, i)))
             else:
                 args.append(_slot_of(t, slot, const, env, consts_by_value))
-        if op._type in _ALIAS_OPS and op._outputs[0] not in fed:
-            slot[op._outputs[0]] = args[0]
+        if d.alias_of is not None and op._outputs[0] not in fed:
+            slot[op._outputs[0]] = args[d.alias_of]
             continue
-        if op._type == "NoOp":
+        if not op._outputs and not d.stateful:  # no value, no effect
             continue
         outs = []
         for j, t in enumerate(op._outputs):
@@ -192,7 +180,7 @@ def _compile_plan(order, fetch_tensors, feed_tensors, ctx, trace, placement):
             else:
                 slot[t] = "t%d_%d" % (pos, j)
                 outs.append(slot[t])
-        emitted.append([pos, op, args, outs])
+        emitted.append(Step(pos, op, args, outs))
     rename = {}
     emitted = passes.simplify_and_cse(emitted, env, rename, options.simplify, options.cse)
     results = [_slot_of(t, slot, const, env, consts_by_value) for t in fetch_tensors]
@@ -201,15 +189,15 @@ def _compile_plan(order, fetch_tensors, feed_tensors, ctx, trace, placement):
     if placement is not None:  # some ops run off the host: device modules and copies (placement.py)
         emitted, results = placement.rewrite(emitted, results, env)
     if placement is None and options.simplify:
-        emitted = passes.fuse_relu_pool_grads(passes.fuse_conv_epilogues(emitted, results), results)
-        emitted = passes.share_conv_patches(emitted, results)
+        emitted = passes.run_stage("fuse", emitted, results, env)
+        emitted = passes.run_stage("share", emitted, results, env)
     items = emitted
     # Fused blocks hold no BLAS calls: by default they use every intra-op thread.
     n_threads = threads.intra_op_threads() if options.fusion_threads is None else options.fusion_threads
     if n_threads and placement is None:
         items = fusion.find_groups(emitted, n_threads)
     if placement is None and options.simplify:
-        items = _dead_code(passes.accumulate_chains(items, results, env), results)
+        items = _dead_code(passes.run_stage("late", items, results, env), results)
     steps = [_fused_step(it, items, results, env, n_threads) if isinstance(it, fusion.FusedGroup) else it
              for it in items]
     if placement is None and not trace and options.inter_op and interop.enabled():
@@ -232,11 +220,10 @@ def _compile_plan(order, fetch_tensors, feed_tensors, ctx, trace, placement):
     trace_steps = []
     for k, (pos, op, args, outs) in enumerate(steps):
         outs = [o if o in last_use or o in keep else "_" for o in outs]
-        if isinstance(op, _COMPILED_STEPS):  # a kernel compiled for the step
+        if isinstance(op, fusion.FusedGroup):  # a kernel compiled for the step
             env["K%d" % pos] = op.kernel
             line_ops.update(op.line_ops)
-            if isinstance(op, fusion.FusedGroup):
-                fused.append(op.ops)
+            fused.append(op.ops)
             statement = [("K%d(%s)" % (pos, ", ".join(args)), op.line_op)]
         elif isinstance(op, interop.ParallelPair):
             env["RUN_PAIR"] = interop.run_pair
@@ -244,10 +231,10 @@ def _compile_plan(order, fetch_tensors, feed_tensors, ctx, trace, placement):
             statement = [("RUN_PAIR(", oa), ("    lambda: %s," % _kernel_call(env, pa, oa, aa), oa),
                          ("    lambda: %s)" % _kernel_call(env, pb, ob, ab), ob)]
         else:
-            statement = [(_kernel_call(env, pos, op, args), op)]
+            statement = [(_kernel_call(env, pos, op, args), op.line_op if isinstance(op, passes.FusedOp) else op)]
         if trace:
             lines.append("    _s = _now()")
-            trace_steps.append(op.ops if isinstance(op, _COMPILED_STEPS) else op)
+            trace_steps.append(op.ops if isinstance(op, (fusion.FusedGroup, passes.FusedOp)) else op)
         for i, (text, line_op) in enumerate(statement):
             lines.append(("    %s = " % ", ".join(outs) if outs and not i else "    ") + text)
             line_ops[(filename, len(lines))] = line_op
@@ -271,9 +258,9 @@ def _dead_code(items, results):
     live = set(results)
     kept = []
     for item in reversed(items):
-        if isinstance(item, list):
+        if isinstance(item, Step):
             _, op, args, outs = item
-            if isinstance(op, passes.KernelStep) or not op._op_def.stateful:
+            if not op._op_def.stateful:
                 if not any(o in live for o in outs):
                     continue
         else:  # a fused group
@@ -288,15 +275,15 @@ def _fused_step(group, items, results, env, n_threads):
     needed = set(results)
     for it in items:
         if it is not group:
-            needed.update(fusion.group_inputs(it) if isinstance(it, fusion.FusedGroup) else it[2])
+            needed.update(fusion.group_inputs(it) if isinstance(it, fusion.FusedGroup) else it.args)
     inputs = fusion.group_inputs(group)
-    outputs = [s[3][0] for s in group.steps if s[3][0] in needed]
+    outputs = [s.outs[0] for s in group.steps if s.outs[0] in needed]
     shapes = [_static_shape(group, a, env) for a in inputs]
     fn, filename, lines = fusion.build_kernel(group, inputs, outputs, shapes, n_threads, _kernel_call)
-    pos = group.steps[-1][0]
+    pos = group.steps[-1].pos
     group.kernel = fn
     group.line_ops = {(filename, line): op for line, op in lines.items()}
-    return [pos, group, inputs, outputs]
+    return Step(pos, group, inputs, outputs)
 
 
 def _static_shape(group, name, env):
@@ -314,7 +301,7 @@ def _kernel_call(env, pos, op, args):
     and attributes passed as named constants, which calls faster than a functools.partial.
     A variable read is inlined as a lookup (a KeyError there means uninitialized)."""
     d = op._op_def
-    if op._type == "VariableV2":
+    if d.variable_read:
         env["VARS"] = env["CTX"].variables
         return "VARS[%r]" % op._name
     bound = "K%d" % pos in env or "XP%d" % pos in env  # a placement bound a device's kernel
@@ -414,30 +401,3 @@ def interpret_plan(order, fetch_tensors, feed_tensors, ctx, trace=False, placeme
     plan = CompiledPlan(run, "<tensorweave-interpreter>", {}, None, order)
     plan.trace_steps = list(order)
     return plan
-
-
-def describe_op(op):
-    return "'%s' (op: %s, defined at %s)" % (op.name, op.type, op.creation_site)
-
-
-def wrap_kernel_error(exc, op):
-    """Turns an exception raised by `op`'s kernel into the matching tf.errors class naming the op."""
-    if op is None:
-        op = getattr(exc, "_tw_op", None)
-    where = "\n\t [[node %s ]]" % describe_op(op) if op is not None else ""
-    if isinstance(exc, KeyError) and op is not None and op.type == "VariableV2":
-        return errors.FailedPreconditionError(None, op, "Attempting to use uninitialized value %s%s" % (op.name, where))
-    if isinstance(exc, errors.OpError):
-        if "[[node " in exc.message:
-            return exc
-        return type(exc)(exc.node_def, exc.op or op, exc.message + where)
-    cls = errors.InvalidArgumentError
-    if isinstance(exc, MemoryError):
-        cls = errors.ResourceExhaustedError
-    elif isinstance(exc, NotImplementedError):
-        cls = errors.UnimplementedError
-    elif isinstance(exc, RecursionError):
-        cls = errors.InternalError
-    msg = "%s: %s" % (type(exc).__name__, exc)
-    return cls(None, op, msg + where)
-

@@ -10,7 +10,8 @@ AVX2) it ran the benchmark's 50-op tanh/exp chain on 1M float32 5x slower than N
 ufuncs with one thread and 2.5x slower with two, and a pure arithmetic chain 5x slower; blocked
 NumPy on two threads ran the transcendental chain in ~0.55x of plain NumPy's time.
 
-Fusion only pays where the arithmetic is expensive per element (transcendental functions): cheap
+Which ops qualify is a trait of their records (`elementwise`; `transcendental` for the expensive
+ones). Fusion only pays where the arithmetic is expensive per element (transcendental functions): cheap
 arithmetic on large arrays is memory-bound and NumPy's whole-array calls are already at memory
 speed, so groups of cheap ops are left alone (see `_worth_fusing`).
 """
@@ -21,24 +22,7 @@ import numpy as np
 
 from ..framework import dtypes
 from ..kernels.shard import shard
-from . import fpstate
-
-# Ops whose output element i depends only on element i of each (broadcast) input.
-ELEMENTWISE = frozenset({
-    "Abs", "Acos", "Acosh", "Add", "AddV2", "Asin", "Asinh", "Atan", "Atan2", "Atanh", "Cast", "Ceil",
-    "Cos", "Cosh", "DivNoNan", "Elu", "EluGrad", "Equal", "Erf", "Erfc", "Exp", "Expm1", "Floor", "Greater",
-    "GreaterEqual", "LeakyRelu", "LeakyReluGrad", "Less", "LessEqual", "Log", "Log1p", "LogicalAnd",
-    "LogicalNot", "LogicalOr", "Maximum", "Minimum", "Mul", "Neg", "NotEqual", "Pow", "RealDiv",
-    "Reciprocal", "Relu", "Relu6", "Relu6Grad", "ReluGrad", "Rint", "Round", "Rsqrt", "SelectV2", "Selu",
-    "SeluGrad", "Sigmoid", "SigmoidGrad", "Sign", "Sin", "Sinh", "Softplus", "SoftplusGrad", "Softsign", "SoftsignGrad",
-    "Sqrt", "Square", "SquaredDifference", "Sub", "Tan", "Tanh", "TanhGrad",
-})
-
-# Elementwise ops that cost tens of cycles per element (a libm-style evaluation), not one.
-EXPENSIVE = frozenset({
-    "Acos", "Acosh", "Asin", "Asinh", "Atan", "Atan2", "Atanh", "Cos", "Cosh", "Elu", "Erf", "Erfc", "Exp",
-    "Expm1", "Log", "Log1p", "Pow", "Selu", "Sigmoid", "Sin", "Sinh", "Softplus", "Tan", "Tanh",
-})
+from ..platform import fpstate
 
 _FUSABLE_DTYPES = frozenset({dtypes.float16, dtypes.float32, dtypes.float64, dtypes.bool_, dtypes.int32,
                              dtypes.int64})
@@ -64,12 +48,12 @@ class FusedGroup:
 
     @property
     def ops(self):
-        return [s[1] for s in self.steps]
+        return [s.op for s in self.steps]
 
     @property
     def line_op(self):
         """The op an error of the fused kernel is reported against when no block line says better."""
-        return self.steps[-1][1]
+        return self.steps[-1].op
 
 
 def _shape_of(op):
@@ -81,7 +65,8 @@ def _shape_of(op):
 
 
 def _fusable(op):
-    if op._type not in ELEMENTWISE or len(op._outputs) != 1 or op._op_def.stateful:
+    d = op._op_def
+    if not d.elementwise or len(op._outputs) != 1 or d.stateful:
         return False
     if op._outputs[0].dtype not in _FUSABLE_DTYPES:
         return False
@@ -99,7 +84,7 @@ def _worth_fusing(group, n_threads):
     if len(group.steps) < 2 or n_threads < 2:
         return False
     size = int(np.prod(group.shape))
-    expensive = sum(1 for s in group.steps if s[1]._type in EXPENSIVE)
+    expensive = sum(1 for s in group.steps if s.op._op_def.transcendental)
     return expensive * size >= MIN_EXPENSIVE_ELEMENTS and group.shape[0] >= 2
 
 
@@ -136,7 +121,7 @@ def find_groups(steps, n_threads):
             elif target is None:
                 target = g
             else:  # two open groups meet here: one group, running here
-                target.steps = sorted(target.steps + g.steps, key=lambda st: st[0])
+                target.steps = sorted(target.steps + g.steps, key=lambda st: st.pos)
                 target.members.update(g.members)
                 for o in g.members:
                     group_of[o] = target
@@ -162,7 +147,7 @@ def group_inputs(group):
     """The names the group reads from outside, in first-use order."""
     seen = []
     for s in group.steps:
-        for a in s[2]:
+        for a in s.args:
             if a not in group.members and a not in seen:
                 seen.append(a)
     return seen

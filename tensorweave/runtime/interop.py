@@ -15,16 +15,12 @@ share one core's vector units.
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-import numpy as np
-
-from ..framework import ops
-from . import fpstate, threads
+from ..platform import fpstate, threads
+from .plan import Step
 
 # Products smaller than this many multiply-adds are not worth a hand-off to another thread (~20 us).
 MIN_MULTIPLY_ADDS = 1 << 21
 _WINDOW = 12  # how far ahead to look for a partner
-
-_HEAVY = frozenset({"MatMul", "BatchMatMulV2"})
 
 
 class ParallelPair:
@@ -34,33 +30,27 @@ class ParallelPair:
         self.steps = (first, second)
 
 
-def _multiply_adds(op):
-    a, b = (t._shape.as_tuple() for t in op._inputs)
-    out = op._outputs[0]._shape.as_tuple()
-    if a is None or b is None or out is None or None in a or None in b or None in out:
-        return 0
-    k = a[-1] if not (op._attrs.get("transpose_a") or op._attrs.get("adj_x")) else a[-2]
-    return int(np.prod(out, dtype=np.int64)) * k
-
-
 def enabled():
     """Pairs run when two cores are there and each BLAS call is held to one thread."""
     return threads.intra_op_threads() >= 2 and threads.blas_threads() == 1
 
 
 def _heavy(step):
-    return (isinstance(step, list) and isinstance(step[1], ops.Operation) and step[1]._type in _HEAVY
-            and _multiply_adds(step[1]) >= MIN_MULTIPLY_ADDS)
+    if not isinstance(step, Step):
+        return False
+    cost = step.op._op_def.cost
+    return cost is not None and cost(step.op) >= MIN_MULTIPLY_ADDS
 
 
 def pair_steps(steps):
-    """Returns `steps` with independent heavy products paired as `[pos, ParallelPair, args, outs]`."""
+    """Returns `steps` with independent heavy ops (by their records' `cost`: multiply-adds) paired as
+    steps of a `ParallelPair`."""
     out = []
     taken = set()
     produced_at = {}
     for k, s in enumerate(steps):
-        if isinstance(s, list):
-            for o in s[3]:
+        if isinstance(s, Step):
+            for o in s.outs:
                 produced_at[o] = k
     for k, s in enumerate(steps):
         if id(s) in taken:
@@ -72,14 +62,14 @@ def pair_steps(steps):
                 if id(t) in taken or not _heavy(t):
                     continue
                 # t runs at k: every input must exist before k (a feed, constant, or earlier step).
-                if all(produced_at.get(a, -1) < k for a in t[2]):
+                if all(produced_at.get(a, -1) < k for a in t.args):
                     partner = t
                     break
         if partner is None:
             out.append(s)
             continue
         taken.add(id(partner))
-        out.append([s[0], ParallelPair(s, partner), s[2] + partner[2], s[3] + partner[3]])
+        out.append(Step(s.pos, ParallelPair(s, partner), s.args + partner.args, s.outs + partner.outs))
     return out
 
 

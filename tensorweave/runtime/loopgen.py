@@ -15,13 +15,14 @@ import tokenize
 
 import numpy as np
 
+from ..framework import errors
 from . import codegen
 
 _counter = itertools.count()
 _FEED = re.compile(r"f(\d+)$")
 _LOCAL = re.compile(r"f(\d+)$|t\d+_\d+$")  # a plan's fed values (group 1: the index) and locals
 
-__all__ = ["CompiledLoop", "LoopConditionError", "compile_loop"]
+__all__ = ["CompiledLoop", "compile_loop"]
 
 
 class CompiledLoop:
@@ -147,14 +148,8 @@ def compile_loop(cond_plan, body_plan, n_vars, n_cond, n_body):
     return CompiledLoop(env["_loop"], line_ops, source)
 
 
-class LoopConditionError(Exception):
-    """The condition's value was not a scalar (the While kernel reports it naming the op)."""
-
-    def __init__(self, shape):
-        super().__init__(shape)
-        self.shape = shape
-
-
 def _bad_condition(c):
-    raise LoopConditionError(list(c.shape))
+    # No op is named: the error reaches the caller of the While kernel, which names the While op.
+    raise errors.InvalidArgumentError(None, None, "The condition of a while loop must be a scalar, got shape %s"
+                                      % (list(c.shape),))
 

@@ -23,6 +23,7 @@ import zlib
 from .. import backends
 from ..framework import errors
 from ..framework.device import DeviceSpec
+from .plan import Step
 
 LOCAL_JOB = "/job:localhost/replica:0/task:0"
 
@@ -361,6 +362,7 @@ class _Step:
         kernel = None
         specialize = None
         inline = None
+        variable_read = False
 
     def __init__(self, name, op_type, site_op):
         self._name = name
@@ -425,7 +427,7 @@ class _Rewriter:
         self.copies = {}  # (name, destination tag) -> name of the copy
         self.tensor_names = {}  # local name -> the name of the tensor it holds, for labels
         self.out = []
-        self.next_pos = 1 + max((s[0] for s in steps), default=-1)
+        self.next_pos = 1 + max((s.pos for s in steps), default=-1)
         self.current = None  # the accelerator made current last, for backends with an activator
 
     def run(self, results):
@@ -439,8 +441,8 @@ class _Rewriter:
                 continue
             k = dev.backend.kernel_for(op)
             n = len(args)
-            step[2] = [self._to(a, {"host": None, "device": dev, "any": "any"}[k.input_place(i, n)], op)
-                       for i, a in enumerate(args)]
+            step.args = [self._to(a, {"host": None, "device": dev, "any": "any"}[k.input_place(i, n)], op)
+                         for i, a in enumerate(args)]
             if not k.on_host:  # runs on the device: made current, with its array module, outputs stay there
                 self._activate(dev, op)
                 self.env["XP%d" % pos] = dev.xp()
@@ -455,7 +457,7 @@ class _Rewriter:
         return self.out, results
 
     def _host_step(self, step, op, args):
-        step[2] = [self._to(a, None, op) for a in args]
+        step.args = [self._to(a, None, op) for a in args]
         self.out.append(step)
 
     def _activate(self, dev, op):
@@ -465,7 +467,7 @@ class _Rewriter:
         self.current = dev
         pos = self._new_pos()
         self.env["K%d" % pos] = lambda xp, _act=act: _act()
-        self.out.append([pos, _Step("%s/_set_device" % dev.name, "_SetDevice", op), [], []])
+        self.out.append(Step(pos, _Step("%s/_set_device" % dev.name, "_SetDevice", op), [], []))
 
     def _new_pos(self):
         pos = self.next_pos
@@ -493,7 +495,7 @@ class _Rewriter:
             self.env["K%d" % pos] = _transfer(src, dst)
             label = "%s/_to_%s" % (self.tensor_names.get(name, name),
                                    "CPU" if dst is None else "%s:%d" % (dst.device_type, dst.index))
-            self.out.append([pos, _Step(label, "_Transfer", op), [name], [copy]])
+            self.out.append(Step(pos, _Step(label, "_Transfer", op), [name], [copy]))
             self.loc[copy] = dst
         self.copies[key] = copy
         return copy

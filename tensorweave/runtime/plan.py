@@ -52,8 +52,26 @@ def _deps(op, fed, fed_ops):
 
 def ref_key(op, i):
     """The variable key for ref input `i` of `op`: the name of the variable op it refers to."""
-    t = op._inputs[i]
-    src = t._op
-    while src._type in ("RefIdentity",):
-        src = src._inputs[0]._op
-    return src._name
+    return op._inputs[i]._op._name
+
+
+class Step:
+    """One step of a compiled plan: `op` (an Operation, an internal fused op, or a runtime-built group
+    of steps) run at graph position `pos` on the values named `args`, producing the values named
+    `outs`. Value names are the generated function's locals (`t3_0`, fed `f0`) or constants (`C5`);
+    "_" is an output nobody reads."""
+
+    __slots__ = ("pos", "op", "args", "outs")
+
+    def __init__(self, pos, op, args, outs):
+        self.pos = pos
+        self.op = op
+        self.args = args
+        self.outs = outs
+
+    def __iter__(self):
+        return iter((self.pos, self.op, self.args, self.outs))
+
+    def __repr__(self):
+        return "<Step %d %s(%s) -> %s>" % (self.pos, getattr(self.op, "_type", None) or type(self.op).__name__,
+                                           ", ".join(self.args), ", ".join(self.outs))

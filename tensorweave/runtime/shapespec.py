@@ -13,17 +13,16 @@ ones it was compiled for.
 
 from ..framework.tensor_shape import TensorShape
 
-PLACEHOLDERS = frozenset({"Placeholder", "PlaceholderWithDefault"})
 MAX_PLANS = 8  # specialized plans per (fetches, feeds) signature
 _MAX_SEEN = 256  # fed-shape combinations remembered while waiting for a repeat
 
 
 def specializable(feed_tensors, feed_checks):
     """Whether runs with these feeds may get shape-specialized plans: every feed is a placeholder
-    (a fed intermediate's static shape may come from values the feed replaces) and one of them
-    has a shape that is not fully defined."""
+    (its op has the `placeholder` trait; a fed intermediate's static shape may come from values the
+    feed replaces) and one of them has a shape that is not fully defined."""
     return (any(check[3] is False for check in feed_checks)
-            and all(t._op._type in PLACEHOLDERS for t in feed_tensors))
+            and all(t._op._op_def.placeholder for t in feed_tensors))
 
 
 class Specializations:

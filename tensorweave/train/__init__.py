@@ -10,8 +10,8 @@ from .learning_rate_decay import (
     piecewise_constant,
     polynomial_decay,
 )
-from ..io.example import (BytesList, Example, Feature, FeatureList, FeatureLists, Features, FloatList,
-                          Int64List, SequenceExample)
+from ..ops.example_proto import (BytesList, Example, Feature, FeatureList, FeatureLists, Features, FloatList,
+                                 Int64List, SequenceExample)
 from .optimizer import Optimizer
 from .optimizers import (
     AdadeltaOptimizer,

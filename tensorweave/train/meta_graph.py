@@ -32,10 +32,10 @@ import math
 import numpy as np
 
 from .. import tf_logging as logging
-from ..framework import custom_op, dtypes, errors, ops, registry
-from ..framework.registry import NO_GRADIENT, register_op
+from ..framework import dtypes, ops, registry
 from ..framework.tensor_shape import TensorShape
-from ..ops import tensor_bundle
+from ..framework.versions import __version__
+from ..ops import custom_op, io_ops, tensor_bundle
 
 __all__ = ["MetaGraphDef", "SaverDef", "export_scoped_meta_graph", "import_scoped_meta_graph",
            "read_meta_graph_file"]
@@ -397,7 +397,7 @@ def export_scoped_meta_graph(filename=None, graph_def=None, graph=None, export_s
             continue
         if items:
             collection_def[key] = items
-    info = {"tensorweave_version": _version(), "stripped_op_list": sorted(exporter.op_types),
+    info = {"tensorweave_version": __version__, "stripped_op_list": sorted(exporter.op_types),
             "any_info": None, "tags": []}
     info.update(meta_info_def or {})
     meta = MetaGraphDef(info, graph_def, saver_def, collection_def)
@@ -409,11 +409,6 @@ def export_scoped_meta_graph(filename=None, graph_def=None, graph=None, export_s
         if isinstance(v, Variable) and (exporter.scope is None or v.op.name.startswith(exporter.scope)):
             var_list[exporter._name(v.op.name)] = v
     return meta, var_list
-
-
-def _version():
-    from .. import __version__
-    return __version__
 
 
 def read_meta_graph_file(filename):
@@ -566,23 +561,13 @@ class _Importer:
 
 
 # ---- Unrestorable: what stands for an op that could not be serialized ----------------------------
-def _unrestorable_kernel(ctx, op, original_type, reason, output_specs):
-    raise errors.UnimplementedError(None, op, "Op '%s' (type %s) was not restored from the meta graph: %s"
-                                    % (op.name, original_type, reason))
-
-
-register_op("Unrestorable", infer=lambda op: list(op._attrs["output_specs"]), kernel=_unrestorable_kernel,
-            grad=NO_GRADIENT, stateful=True)
-
-
 def _unrestorable(g, node, control_inputs):
     """An op named like the one that could not be serialized, with its output dtypes and shapes, that
     raises UnimplementedError naming it and the reason when it runs."""
     logging.warning("Op '%s' (type %s) cannot be restored from the meta graph and will fail if run: %s",
                     node["name"], node["op"], node["unserializable"])
     specs = [(dtypes.as_dtype(dt), None if shape is None else tuple(shape)) for dt, shape in node["output"]]
-    return g._create_op("Unrestorable", [], {"original_type": node["op"], "reason": node["unserializable"],
-                                             "output_specs": specs}, node["name"], control_inputs)
+    return io_ops.unrestorable(g, node["name"], node["op"], node["unserializable"], specs, control_inputs)
 
 
 def _hashable(v):

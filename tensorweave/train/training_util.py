@@ -54,11 +54,12 @@ def create_global_step(graph=None):
     graph = graph or ops.get_default_graph()
     if get_global_step(graph) is not None:
         raise ValueError('"global_step" already exists.')
-    from ..ops import init_ops, variable_scope
+    from ..ops import init_ops
+    from ..variable_scopes import get_variable
     with graph.as_default() as g, g.name_scope(None):
-        return variable_scope.get_variable(GraphKeys.GLOBAL_STEP, shape=[], dtype=dtypes.int64,
-                                           initializer=init_ops.zeros_initializer(), trainable=False,
-                                           collections=[GraphKeys.GLOBAL_VARIABLES, GraphKeys.GLOBAL_STEP])
+        return get_variable(GraphKeys.GLOBAL_STEP, shape=[], dtype=dtypes.int64,
+                            initializer=init_ops.zeros_initializer(), trainable=False,
+                            collections=[GraphKeys.GLOBAL_VARIABLES, GraphKeys.GLOBAL_STEP])
 
 
 def get_or_create_global_step(graph=None):

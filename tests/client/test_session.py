@@ -366,6 +366,19 @@ def test_as_default_does_not_close():
     sess.close()
 
 
+def test_default_session_is_per_thread():
+    """As TF's: the stack lives in framework/ops.py, thread-local; another thread starts with none."""
+    import threading
+
+    seen = []
+    with tf.Session() as sess:
+        t = threading.Thread(target=lambda: seen.append(tf.get_default_session()))
+        t.start()
+        t.join()
+        assert tf.get_default_session() is sess
+    assert seen == [None]
+
+
 def test_interactive_session():
     c = tf.constant(4.0)
     n = tf.no_op()

@@ -1,13 +1,12 @@
 """tf.function / tf.contrib.eager.defun: tracing once per input signature, running the trace through
 the compiled plan, variables, captures, gradients, and graph-mode calls."""
 
-import sys
-import types
-
 import numpy as np
 import pytest
 
 import tensorweave as tf
+from tensorweave.autograph.impl import api as autograph_api
+from tensorweave.eager import function as function_module
 from tensorweave.eager.tensor import EagerTensor
 
 
@@ -288,17 +287,18 @@ def test_plan_is_compiled_once():
     assert concrete._plan is plan
 
 
-def test_autograph_hook_is_used_when_available(monkeypatch):
+def test_autograph_installs_itself_as_the_converter():
+    assert function_module._autograph_converter[0] is autograph_api.to_graph
+
+
+def test_the_installed_converter_is_used(monkeypatch):
     converted = []
 
     def to_graph(fn):
         converted.append(fn)
         return lambda x: fn(x) + 100.0
 
-    fake = types.ModuleType("tensorweave.autograph")
-    fake.to_graph = to_graph
-    monkeypatch.setitem(sys.modules, "tensorweave.autograph", fake)
-    monkeypatch.setattr(tf, "autograph", fake, raising=False)
+    monkeypatch.setattr(function_module, "_autograph_converter", [to_graph])
 
     def f(x):
         return x * 2.0
@@ -306,6 +306,8 @@ def test_autograph_hook_is_used_when_available(monkeypatch):
     assert tf.function(f)(tf.constant(1.0)).numpy() == 102.0
     assert converted == [f]
     assert tf.function(f, autograph=False)(tf.constant(1.0)).numpy() == 2.0
+    monkeypatch.setattr(function_module, "_autograph_converter", [None])  # none installed: traced as written
+    assert tf.function(f)(tf.constant(1.0)).numpy() == 2.0
 
 
 @tf.function

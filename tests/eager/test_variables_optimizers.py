@@ -8,7 +8,7 @@ import pytest
 
 import tensorweave as tf
 from tensorweave.eager import context
-from tensorweave.eager.variables import EagerVariable
+from tensorweave.variables import EagerVariable
 
 X = np.random.RandomState(0).randn(8, 3).astype(np.float32)
 Y = (X @ np.array([[1.0], [-2.0], [0.5]], np.float32) + 0.3).astype(np.float32)

@@ -6,7 +6,7 @@ import sys
 import pytest
 
 import tensorweave as tf
-from tensorweave.io import example as example_module
+from tensorweave.ops import example_proto as example_module
 
 pytest.importorskip("google.protobuf")
 

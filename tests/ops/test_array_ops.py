@@ -6,7 +6,7 @@ import pytest
 
 import tensorweave as tf
 from tensorweave.framework.indexed_slices import IndexedSlices
-from tensorweave.ops import array_ops
+from tensorweave.ops import array_join_ops, array_ops
 from tests.ops.op_harness import check_forward, check_gradient
 
 rng = np.random.RandomState(0)
@@ -508,7 +508,7 @@ def test_autopacking():
 def test_autopacking_dtype_error():
     t = tf.placeholder(tf.float32, [])
     with pytest.raises(TypeError, match="Cannot convert a list containing a tensor of dtype"):
-        array_ops._autopacking_helper([t, tf.constant(1)], tf.float32, "packed")
+        array_join_ops._autopacking_helper([t, tf.constant(1)], tf.float32, "packed")
     with pytest.raises((TypeError, ValueError)):
         tf.convert_to_tensor([t, "a"])
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import tensorweave as tf
-from tensorweave.ops import _conv_jit, nn_conv_ops
+from tensorweave.ops import _conv_jit, nn_conv_ops, nn_pool_ops
 
 try:
     import numba  # noqa: F401
@@ -41,7 +41,7 @@ def _inputs(shape, dtype, seed):
 
 def _grad_inputs(x, k, s, padding, dtype):
     ksize, strides = [1, k, k, 1], [1, s, s, 1]
-    y = nn_conv_ops._max_pool_kernel(np, x, ksize, strides, padding, "NHWC")
+    y = nn_pool_ops._max_pool_kernel(np, x, ksize, strides, padding, "NHWC")
     rng = np.random.RandomState(1)
     dy = rng.randn(*y.shape).astype(dtype)
     dy.flat[:4] = [np.inf, -np.inf, np.nan, -0.0]
@@ -59,9 +59,9 @@ def test_max_pool_loop_matches_numpy_bitwise(monkeypatch, shape, k, s, padding, 
     x = _inputs(shape, dtype, 0)
     args = (x, [1, k, k, 1], [1, s, s, 1], padding, "NHWC")
     assert _conv_jit.usable(x)
-    jitted = nn_conv_ops._max_pool_kernel(np, *args)
+    jitted = nn_pool_ops._max_pool_kernel(np, *args)
     _numpy_path(monkeypatch)
-    np.testing.assert_array_equal(_bits(jitted), _bits(nn_conv_ops._max_pool_kernel(np, *args)))
+    np.testing.assert_array_equal(_bits(jitted), _bits(nn_pool_ops._max_pool_kernel(np, *args)))
 
 
 @needs_numba
@@ -87,7 +87,7 @@ def test_max_pool_grad_zero_fills_like_tf(monkeypatch, jit):
     if not jit:
         _numpy_path(monkeypatch)
     x = np.array([1, 3, 2, 0, 5, 4, 7, 6], np.float32).reshape(1, 2, 4, 1)  # window maxes at 4 and 6
-    y = nn_conv_ops._max_pool_kernel(np, x, [1, 2, 2, 1], [1, 2, 2, 1], "VALID", "NHWC")
+    y = nn_pool_ops._max_pool_kernel(np, x, [1, 2, 2, 1], [1, 2, 2, 1], "VALID", "NHWC")
     attrs = ([1, 2, 2, 1], [1, 2, 2, 1], "VALID", "NHWC")
     dy = np.array([np.inf, -0.0], np.float32).reshape(1, 1, 2, 1)
     dx = nn_conv_ops.max_pool_grad(x, y, dy, *attrs).ravel()
@@ -101,7 +101,7 @@ def test_max_pool_grad_zero_fills_like_tf(monkeypatch, jit):
 
 def test_max_pool_grad_of_overlapping_windows_zero_fills(monkeypatch):
     x = np.array([[0, 2, 1]], np.float32).reshape(1, 1, 3, 1)
-    y = nn_conv_ops._max_pool_kernel(np, x, [1, 1, 2, 1], [1, 1, 1, 1], "VALID", "NHWC")
+    y = nn_pool_ops._max_pool_kernel(np, x, [1, 1, 2, 1], [1, 1, 1, 1], "VALID", "NHWC")
     dy = np.array([np.inf, 3.0], np.float32).reshape(1, 1, 2, 1)
     dx = nn_conv_ops.max_pool_grad(x, y, dy, [1, 1, 2, 1], [1, 1, 1, 1], "VALID", "NHWC")
     np.testing.assert_array_equal(dx.ravel(), [0, np.inf, 0])
@@ -109,9 +109,9 @@ def test_max_pool_grad_of_overlapping_windows_zero_fills(monkeypatch):
 
 def test_max_pool_grad_grad_ignores_non_max_inputs():
     x = np.array([1, 3, 2, 0], np.float32).reshape(1, 2, 2, 1)
-    y = nn_conv_ops._max_pool_kernel(np, x, [1, 2, 2, 1], [1, 2, 2, 1], "VALID", "NHWC")
+    y = nn_pool_ops._max_pool_kernel(np, x, [1, 2, 2, 1], [1, 2, 2, 1], "VALID", "NHWC")
     ddx = np.array([np.inf, 4, np.nan, -1], np.float32).reshape(1, 2, 2, 1)
-    out = nn_conv_ops._max_pool_grad_grad_kernel(np, x, y, ddx, [1, 2, 2, 1], [1, 2, 2, 1], "VALID", "NHWC")
+    out = nn_pool_ops._max_pool_grad_grad_kernel(np, x, y, ddx, [1, 2, 2, 1], [1, 2, 2, 1], "VALID", "NHWC")
     np.testing.assert_array_equal(out.ravel(), [4])
 
 
@@ -147,7 +147,7 @@ def test_env_switch_turns_the_loops_off(monkeypatch):
     monkeypatch.setenv("TW_JIT_KERNELS", "0")
     assert not _conv_jit.usable(np.zeros((1, 2, 2, 1), np.float32))
     x = np.arange(16, dtype=np.float32).reshape(1, 4, 4, 1)
-    y = nn_conv_ops._max_pool_kernel(np, x, [1, 2, 2, 1], [1, 2, 2, 1], "VALID", "NHWC")
+    y = nn_pool_ops._max_pool_kernel(np, x, [1, 2, 2, 1], [1, 2, 2, 1], "VALID", "NHWC")
     np.testing.assert_array_equal(y.ravel(), [5, 7, 13, 15])
 
 
@@ -193,7 +193,7 @@ def test_max_pool_propagates_nan_like_np_maximum(monkeypatch, jit, k, s):
         _numpy_path(monkeypatch)
     x = np.arange(36, dtype=np.float32).reshape(1, 6, 6, 1)
     x[0, 0, 1, 0] = np.nan
-    y = nn_conv_ops._max_pool_kernel(np, x, [1, k, k, 1], [1, s, s, 1], "VALID", "NHWC")[0, :, :, 0]
+    y = nn_pool_ops._max_pool_kernel(np, x, [1, k, k, 1], [1, s, s, 1], "VALID", "NHWC")[0, :, :, 0]
     assert np.isnan(y[0, 0]) and not np.isnan(y[1:]).any() and not np.isnan(y[:, 1:]).any()
     np.testing.assert_array_equal(y[1:, 1:], x[0, k - 1 + s::s, k - 1 + s::s, 0][:y.shape[0] - 1, :y.shape[1] - 1])
 

@@ -503,13 +503,13 @@ def test_errors_at_run_time():
 @pytest.mark.parametrize("k,s,padding", [(2, 2, "VALID"), (3, 1, "SAME")])
 def test_max_pool_grad_over_batch_blocks_matches_one_block(k, s, padding, monkeypatch):
     from tensorweave import kernels
-    from tensorweave.ops import nn_conv_ops
+    from tensorweave.ops import nn_conv_geometry
     blocks = []
 
     def recording_shard(total, cost, work):
         kernels.shard(total, cost, lambda b0, b1: (blocks.append((b0, b1)), work(b0, b1)))
 
-    monkeypatch.setattr(nn_conv_ops, "shard", recording_shard)
+    monkeypatch.setattr(nn_conv_geometry, "shard", recording_shard)
     rng = np.random.RandomState(3)
     xv = np.maximum(rng.randn(32, 64, 64, 16), 0).astype(np.float32)  # relu'd: many tied windows
     x = tf.placeholder(tf.float32, xv.shape)

@@ -4,8 +4,7 @@ import numpy as np
 import pytest
 
 import tensorweave as tf
-from tensorweave.framework import ops
-from tensorweave.runtime import fusion
+from tensorweave.framework import ops, registry
 
 ROWS, COLS = 1024, 512  # 2**19 elements: one expensive op on this shape is worth fusing
 
@@ -50,11 +49,16 @@ CASES = ([(t, 1, _apply(t)) for t in _UNARY] + [("Acosh", 1, lambda x: ops.apply
             ("Cast", 1, lambda x: tf.cast(tf.cast(x * 10.0, tf.int32), tf.float32)),
             ("LeakyRelu", 1, lambda x: tf.nn.leaky_relu(x - 0.5, 0.3)),
             ("LeakyReluGrad", 2, _apply("LeakyReluGrad", {"alpha": 0.3})),
-            ("SelectV2", 2, lambda x, y: tf.where_v2(x > y, x, y))])
+            ("SelectV2", 2, lambda x, y: tf.where_v2(x > y, x, y))]
+         + [(t, 2, lambda x, y, t=t: tf.cast(ops.apply_op(t, [tf.cast(x * 100.0, tf.int32),
+                                                              tf.cast(y * 10.0 + 1.0, tf.int32)]), tf.float32))
+            for t in ["FloorDiv", "FloorMod", "TruncateDiv", "TruncateMod"]]
+         + [(t, 1, lambda x, t=t: tf.cast(ops.apply_op(t, [x]), tf.float32)) for t in ["IsFinite", "IsInf", "IsNan"]])
 
 
 def test_every_elementwise_op_type_has_a_case():
-    assert {c[0] for c in CASES} == fusion.ELEMENTWISE
+    elementwise = {t for t in registry.list_ops() if registry.get_op_def(t).elementwise}
+    assert {c[0] for c in CASES} == elementwise
 
 
 @pytest.mark.parametrize("op_type, arity, build", CASES, ids=[c[0] for c in CASES])

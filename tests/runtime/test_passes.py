@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import tensorweave as tf
+from tensorweave.framework import registry
 from tests.runtime import INTERPRETER
 
 
@@ -161,6 +162,7 @@ def test_sum_of_rows_loop_is_one_kernel_with_the_loops_rounding(row_shape):
     with tf.Session() as sess:
         got = sess.run(z, {x: xv})
         lines = _kernel_lines(_plan(sess))
+        assert len(_fused_steps(_plan(sess), "_AddChainRows")) == 1
     expected = np.zeros(row_shape, np.float32)
     for i in range(500):
         expected += xv[i]
@@ -177,6 +179,7 @@ def test_add_chain_accumulates_in_order_and_stops_at_shared_values():
     with tf.Session() as sess:
         got = sess.run(s5, feed)
         assert len(_kernel_lines(_plan(sess))) == 1
+        assert len(_fused_steps(_plan(sess), "_AddChain")) == 1
     with tf.Session() as sess:  # s2 fetched too: the chain starts after it
         got2, mid = sess.run([s5, s2], feed)
         assert len(_kernel_lines(_plan(sess))) == 2
@@ -250,9 +253,18 @@ def test_reshapes_between_static_shapes_and_one_call_unary_ops_are_inlined():
             sess.run(tf.reshape(u, [2, 2]), {u: [1.0, 2.0, 3.0]})
 
 
-def _fused_steps(plan, compiler_pass="fuse_conv_epilogues"):
-    """The kernels `compiler_pass` built for the plan's steps."""
-    return [v for v in plan.env.values() if getattr(v, "__qualname__", "").startswith(compiler_pass)]
+def _fused_steps(plan, op_type="_FusedConv2D", **attrs):
+    """The positions of the plan's steps that run internal op `op_type` with attribute values `attrs`."""
+    kernel = registry.get_op_def(op_type).kernel
+    return [name[1:] for name, v in plan.env.items()
+            if v is kernel and name[0] == "K" and all(plan.env.get("A%s_%s" % (name[1:], k)) == want
+                                                      for k, want in attrs.items())]
+
+
+def _shared_patches_steps(plan):
+    """Convolutions that keep their patch matrices and filter gradients that take them."""
+    return (_fused_steps(plan, "_FusedConv2D", keep_patches=True)
+            + _fused_steps(plan, "_Conv2DBackpropFilterWithPatches"))
 
 
 @pytest.mark.parametrize("form", ["add", "bias_add", "bias_add_nchw"])
@@ -278,9 +290,9 @@ def test_conv_bias_relu_runs_as_one_step_bitwise(form):
             results.append([first] + sess.run([f, b]))
             if config is None:
                 plans = {tuple(e.fetch_map.elements): e.plan for e in sess._cache.values() if e.feed_tensors}
-                assert len(_fused_steps(plans[(y,)])) == 1
+                assert len(_fused_steps(plans[(y,)], relu=True)) == 1
                 # The training step's convolution keeps its patches for the filter gradient.
-                assert len(_fused_steps(plans[(train,)], "share_conv_patches")) == 2
+                assert len(_shared_patches_steps(plans[(train,)])) == 2
     for ours, ref in zip(*results):
         np.testing.assert_array_equal(ours, ref)
     assert (results[0][0] >= 0).all() and (results[0][0] == 0).any()
@@ -320,7 +332,7 @@ def test_relu_grad_folds_into_max_pool_grad_bitwise(k, s, padding, fused):
         with tf.Session(config=config) as sess:
             results.append(sess.run(dx, {x: xv, dy: dyv}))
             if config is None:
-                assert len(_fused_steps(_plan(sess), "fuse_relu_pool_grads")) == fused
+                assert len(_fused_steps(_plan(sess), "_ReluMaxPoolGrad")) == fused
     np.testing.assert_array_equal(results[0], results[1])
     assert np.signbit(results[0]).tolist() == np.signbit(results[1]).tolist()
     assert np.isnan(results[0]).any() and (results[0] != 0).any()
@@ -354,33 +366,33 @@ def test_filter_gradients_reuse_the_convolutions_patches_bitwise(dtype):
     ref, _ = _train_values(feed, train, variables, INTERPRETER)
     for a, b in zip(ours, ref):
         np.testing.assert_array_equal(a, b)
-    assert len(_fused_steps(plan, "share_conv_patches")) == 4  # two convolutions, two filter gradients
+    assert len(_shared_patches_steps(plan)) == 4  # two convolutions, two filter gradients
     assert "_patches" in plan.source
 
 
 def test_patches_over_the_memory_cap_are_rebuilt(monkeypatch):
-    from tensorweave.ops import nn_conv_ops
+    from tensorweave.ops import nn_conv2d_ops
     feed, train, variables = _two_conv_training(np.random.RandomState(5))
     ref, _ = _train_values(feed, train, variables, INTERPRETER)
-    monkeypatch.setattr(nn_conv_ops, "MAX_KEPT_PATCHES", 0)
+    monkeypatch.setattr(nn_conv2d_ops, "MAX_KEPT_PATCHES", 0)
     x = np.ones((1, 3, 3, 2), np.float32)
     attrs = ([1, 1, 1, 1], "SAME", [], "NHWC", [1, 1, 1, 1])
-    assert nn_conv_ops.conv2d_bias_relu(x, np.ones((2, 2, 2, 1), np.float32), None, False, *attrs,
-                                        keep_patches=True)[1] is None
+    assert nn_conv2d_ops.conv2d_bias_relu(x, np.ones((2, 2, 2, 1), np.float32), None, False, *attrs,
+                                          keep_patches=True)[1] is None
     ours, _ = _train_values(feed, train, variables)
     for a, b in zip(ours, ref):
         np.testing.assert_array_equal(a, b)
 
 
 def test_filter_gradient_ignores_patches_of_another_geometry():
-    from tensorweave.ops import nn_conv_ops
+    from tensorweave.ops import nn_conv2d_ops
     rng = np.random.RandomState(6)
     x = rng.randn(2, 5, 5, 3).astype(np.float32)
     dy = rng.randn(2, 5, 5, 4).astype(np.float32)
     attrs = ([1, 1, 1, 1], "SAME", [], "NHWC", [1, 1, 1, 1])
-    _, other = nn_conv_ops.conv2d_bias_relu(x, rng.randn(2, 2, 3, 4).astype(np.float32), None, False, *attrs,
-                                            keep_patches=True)
+    _, other = nn_conv2d_ops.conv2d_bias_relu(x, rng.randn(2, 2, 3, 4).astype(np.float32), None, False, *attrs,
+                                              keep_patches=True)
     sizes = np.array([3, 3, 3, 4], np.int32)
-    got = nn_conv_ops._conv2d_backprop_filter_kernel(np, x, sizes, dy, *attrs, True, patches=other)
-    want = nn_conv_ops._conv2d_backprop_filter_kernel(np, x, sizes, dy, *attrs, True)
+    got = nn_conv2d_ops._conv2d_backprop_filter_kernel(np, x, sizes, dy, *attrs, True, patches=other)
+    want = nn_conv2d_ops._conv2d_backprop_filter_kernel(np, x, sizes, dy, *attrs, True)
     np.testing.assert_array_equal(got, want)

@@ -283,19 +283,20 @@ def test_device_kernels_receive_device_arrays(gpus):
     with tf.device("/gpu:0"):
         y = tf.square(x)
         z = tf.reshape(y, [3, 1])
-    from tensorweave.backends import kernels
-    original = kernels.ACCELERATOR_KERNELS["Square"]
+    from tensorweave.framework import registry
+    square = registry.get_op_def("Square")
+    original = square.gpu
 
     def probe(xp, v):
         seen.append((type(v), xp))
         return xp.square(v)
 
-    kernels.ACCELERATOR_KERNELS["Square"] = kernels.DeviceKernel(probe)
+    square.gpu = registry.DeviceKernel(probe)
     try:
         with tf.Session() as sess:
             out = sess.run(z, {x: [1.0, 2.0, 3.0]})
     finally:
-        kernels.ACCELERATOR_KERNELS["Square"] = original
+        square.gpu = original
     assert out.tolist() == [[1.0], [4.0], [9.0]]
     assert seen == [(FakeArray, gpus.xp(0))]
 

@@ -8,6 +8,7 @@ import sys
 import types
 import warnings
 
+from ...eager import function as eager_function
 from ...framework import ops
 from ..core import effects
 from ..core.converter import ConversionOptions
@@ -183,6 +184,9 @@ def to_graph(entity, recursive=True, verbose=False, arg_values=None, arg_types=N
                                              conversion.source_of(fn, options, "  "))
     wrapper = _wrap(fn, converted)
     return types.MethodType(wrapper, bound_to) if bound_to is not None else wrapper
+
+
+eager_function.set_autograph_converter(to_graph)  # tf.function(autograph=True) converts with it
 
 
 def to_code(entity, recursive=True, arg_values=None, arg_types=None, indentation="  ",

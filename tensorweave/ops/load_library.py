@@ -23,7 +23,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from . import dtypes, errors, ops, registry
+from ..framework import dtypes, errors, ops, registry
 
 __all__ = ["load_library", "load_op_library"]
 

@@ -38,9 +38,9 @@ import sys
 
 import numpy as np
 
-from . import dtypes, errors, ops, registry
+from ..framework import dtypes, errors, ops, registry
+from ..framework.tensor_shape import as_shape
 from .load_library import snake_case
-from .tensor_shape import as_shape
 
 __all__ = ["custom_op"]
 
@@ -398,7 +398,7 @@ def _make_grad(decl, grad):
 
     def grad_fn(op, *grads):
         if grad_decl is not None:
-            from ..ops import core_ops
+            from . import core_ops
             grads = [core_ops.zeros_like(t) if g is None else g for t, g in zip(op.outputs, grads)]
             result = grad(*op.inputs, *grads, **{k: op._attrs[k] for k in grad_decl.attrs if k in op._attrs})
         else:
@@ -611,26 +611,14 @@ def _declare(op_type, kernel, kernels, inputs, outputs, attrs, shape, grad, stat
     if stateful:
         def stateful_kernel(ctx, op, *arrays, **attrs):
             return pure(ctx.xp, *arrays, **attrs)
+    # With a GPU kernel, the registered kernel runs on accelerators too (it picks the GPU kernel for
+    # device arrays).
     registry.register_op(op_type, infer=decl.infer, kernel=stateful_kernel if stateful else pure, grad=grad_fn,
-                         stateful=bool(stateful), override=True)
+                         stateful=bool(stateful), override=True, gpu="GPU" in decl.kernels and not stateful)
     if grad_fn is None:
         registry._GRADIENTS.pop(op_type, None)  # an override drops the replaced op's gradient
     _DECLARATIONS[op_type] = decl
-    _register_device_kernel(op_type, "GPU" in decl.kernels and not stateful)
     return constructor
-
-
-def _register_device_kernel(op_type, on_gpu):
-    """Lists `op_type` among the GPU backend's kernels (its registered kernel, which picks the GPU
-    kernel for device arrays) when it has a GPU kernel, and removes an overridden type's entry."""
-    try:
-        from ..backends import kernels as device_kernels
-    except ImportError:  # a build without the GPU backend
-        return
-    if on_gpu:
-        device_kernels.ACCELERATOR_KERNELS[op_type] = device_kernels.DeviceKernel()
-    else:
-        device_kernels.ACCELERATOR_KERNELS.pop(op_type, None)
 
 
 # ---- meta graphs -------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""`tf.train.Example` and friends: protocol buffer messages with TensorFlow's wire format.
+"""`tf.train.Example` and friends: protocol buffer messages with TensorFlow's wire format. The parsing
+ops (`parsing_ops.py`) decode them; `tf.train` exports the stand-ins defined here.
 
 The messages are built at first use from descriptors equal to TensorFlow's
 `tensorflow/core/example/feature.proto` and `example.proto` (package `tensorflow`, proto3), in a

@@ -11,7 +11,7 @@ import os
 
 __all__ = ["get_compile_flags", "get_include", "get_lib", "get_link_flags"]
 
-_PACKAGE = os.path.dirname(os.path.abspath(__file__))
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # tensorweave/
 
 
 def get_include():

@@ -12,8 +12,8 @@ import pytest
 
 import tensorweave as tf
 from tensorweave.eager import context
-from tensorweave.framework import load_library as load_library_module
 from tensorweave.kernels import build_library, find_compiler
+from tensorweave.ops import load_library as load_library_module
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ZERO_OUT_DIR = os.path.join(ROOT, "examples", "zero_out")

@@ -5,8 +5,11 @@ import contextlib
 import functools
 import inspect
 
-from ..framework import dtypes, ops
-from ..framework.tensor_shape import as_shape
+from .framework import dtypes, ops
+from .framework.func_graph import outermost_graph
+from .framework.tensor_shape import as_shape
+from .ops import init_ops
+from .variables import Variable, global_variables, trainable_variables
 
 
 class _ReuseMode:
@@ -144,7 +147,6 @@ class _VariableStore:
     def get_variable(self, name, shape=None, dtype=dtypes.float32, initializer=None, regularizer=None,
                      reuse=None, trainable=None, collections=None, validate_shape=True, constraint=None,
                      **kwargs):
-        from ..variables import Variable
         from_value = initializer is not None and not callable(initializer)
         if from_value and shape is not None:
             raise ValueError("If initializer is a constant, do not specify shape.")
@@ -209,7 +211,6 @@ def _takes_no_arguments(fn):
 
 
 def _default_initializer(name, dtype):
-    from . import init_ops
     if dtype.is_floating:
         return init_ops.glorot_uniform_initializer()
     if dtype.is_integer or dtype.is_bool or dtype.is_unsigned:
@@ -217,11 +218,25 @@ def _default_initializer(name, dtype):
     raise ValueError("An initializer for variable %s of %s is required" % (name, dtype.base_dtype))
 
 
+class _EagerVariableStore(_VariableStore):
+    """`get_variable` in eager mode creates a new variable at each call and never reuses, as TF
+    without an EagerVariableStore."""
+
+    def get_variable(self, name, *args, reuse=None, **kwargs):
+        if reuse:
+            raise RuntimeError("When eager execution is enabled variable reuse is only supported when an "
+                               "EagerVariableStore is active. See the documentation on EagerVariableStore "
+                               "for example usage.")
+        v = super().get_variable(name, *args, reuse=reuse, **kwargs)
+        self.vars.pop(name, None)
+        return v
+
+
 def _store(graph=None):
-    from ..framework.func_graph import outermost_graph
+    """The variable store of the graph where variables are created (the eager graph's reuses none)."""
     g = outermost_graph(graph)
     if g._var_store is None:
-        g._var_store = _VariableStore()
+        g._var_store = _EagerVariableStore() if g._eager else _VariableStore()
     return g._var_store
 
 
@@ -418,14 +433,12 @@ class Template:
 
     @property
     def global_variables(self):
-        from ..variables import global_variables
         if self._variable_scope is None:
             return []
         return global_variables(self._variable_scope.name + "/")
 
     @property
     def trainable_variables(self):
-        from ..variables import trainable_variables
         if self._variable_scope is None:
             return []
         return trainable_variables(self._variable_scope.name + "/")

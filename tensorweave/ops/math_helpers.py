@@ -1,0 +1,137 @@
+"""Math ops: the dtype lists and helpers every module of the family shares (name scopes,
+dtype conversion and checks, broadcasting shape inference, `_binary`)."""
+
+import numbers
+
+import numpy as np
+
+from ..framework import dtypes, errors, ops, tensor_util
+
+_FLOAT = (dtypes.float16, dtypes.float32, dtypes.float64)
+_COMPLEX = (dtypes.complex64, dtypes.complex128)
+_INT = (dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64, dtypes.uint8, dtypes.uint16)
+_REAL = _FLOAT + _INT
+_NUMERIC = _REAL + _COMPLEX
+_FLOAT_COMPLEX = _FLOAT + _COMPLEX
+_BOOL = (dtypes.bool_,)
+_ALL = _NUMERIC + (dtypes.bool_, dtypes.string)
+
+
+# ---- helpers shared by every op of the family ---------------------------------------------
+class _op_scope:  # noqa: N801 (used like a function in `with`)
+    """Enters the graph of `values` and the op's name scope (gives the scope, ending in "/")."""
+
+    __slots__ = ("_default", "_scope")
+
+    def __init__(self, name, default_name, values):
+        g = ops._graph_of(values)
+        self._default = g.as_default()
+        self._scope = g.name_scope(default_name if name is None else name)
+
+    def __enter__(self):
+        self._default.__enter__()
+        try:
+            return self._scope.__enter__()
+        except BaseException:
+            self._default.__exit__(None, None, None)
+            raise
+
+    def __exit__(self, *exc):
+        self._scope.__exit__(*exc)
+        self._default.__exit__(*exc)
+
+
+def _is_python_value(v):
+    if type(v) is ops.Tensor:
+        return False
+    return isinstance(v, (numbers.Number, str, bytes, list, tuple, np.ndarray, np.generic))
+
+
+def _convert_same(values, names, op_type):
+    """Converts inputs sharing one dtype attribute as TF's op_def_library does: Python and NumPy
+    values take the dtype of the first tensor among them.
+
+    Raises:
+      TypeError: If the tensors' dtypes differ.
+    """
+    if len(values) == 2 and type(values[0]) is ops.Tensor and type(values[1]) is ops.Tensor:
+        if values[0]._dtype is values[1]._dtype:  # the common case: nothing to convert
+            return list(values)
+    out = [None] * len(values)
+    dt = None
+    for i, v in enumerate(values):
+        if not _is_python_value(v):
+            out[i] = ops.convert_to_tensor(v, name=names[i])
+            dt = dt or out[i].dtype
+    for i, v in enumerate(values):
+        if out[i] is None:
+            out[i] = ops.convert_to_tensor(v, name=names[i], preferred_dtype=dt)
+            dt = dt or out[i].dtype
+    for i in range(1, len(out)):
+        if out[i].dtype is not out[0].dtype:
+            raise TypeError("Input '%s' of '%s' Op has type %s that does not match type %s of argument '%s'."
+                            % (names[i], op_type, out[i].dtype.name, out[0].dtype.name, names[0]))
+    return out
+
+
+def _check_dtype(t, allowed, param="x"):
+    """Raises TypeError, as TF's op_def_library, if `t`'s dtype is not in `allowed`."""
+    if t.dtype not in allowed:
+        raise TypeError("Value passed to parameter '%s' has DataType %s not in list of allowed values: %s"
+                        % (param, t.dtype.name, ", ".join(d.name for d in allowed)))
+
+
+def _broadcast_shapes(a, b):
+    """The static shape of broadcasting shapes `a` and `b` (tuples of ints/None, or None).
+
+    Raises:
+      ValueError: If two known dimensions differ and neither is 1.
+    """
+    if a is None or b is None:
+        return None
+    out = []
+    for i in range(1, max(len(a), len(b)) + 1):
+        da = a[-i] if i <= len(a) else 1
+        db = b[-i] if i <= len(b) else 1
+        if da == 1:
+            out.append(db)
+        elif db == 1 or db is None:
+            out.append(da)
+        elif da is None or da == db:
+            out.append(db)
+        else:
+            raise ValueError("Dimensions must be equal, but are %d and %d" % (da, db))
+    return tuple(reversed(out))
+
+
+def _broadcast_infer(op):
+    x, y = op._inputs
+    return [(x._dtype, _broadcast_shapes(x._shape.as_tuple(), y._shape.as_tuple()))]
+
+
+def _compare_infer(op):
+    x, y = op._inputs
+    return [(dtypes.bool_, _broadcast_shapes(x._shape.as_tuple(), y._shape.as_tuple()))]
+
+
+def _const_value(t):
+    """The value of `t` when shape inference can compute it (a constant subgraph), else None."""
+    return tensor_util._static_value(t)
+
+
+def _check_int_divisor(y):
+    if y.dtype.kind in "iu" and not np.all(y):
+        raise errors.InvalidArgumentError(None, None, "Integer division by zero")
+
+
+def _binary(op_type, x, y, name, allowed, default_name=None, names=("x", "y")):
+    """Converts `x`, `y` to one dtype, checks it, and adds the broadcasting binary op."""
+    with _op_scope(name, default_name or op_type, [x, y]) as scope:
+        x, y = _convert_same([x, y], names, op_type)
+        _check_dtype(x, allowed, names[0])
+        return ops.apply_op(op_type, [x, y], name=scope)
+
+
+# Elementwise ops that cost tens of cycles per element (a libm-style evaluation), not one.
+_TRANSCENDENTAL = frozenset({"Acos", "Acosh", "Asin", "Asinh", "Atan", "Atan2", "Atanh", "Cos", "Cosh", "Erf", "Erfc",
+                             "Exp", "Expm1", "Log", "Log1p", "Pow", "Sigmoid", "Sin", "Sinh", "Tan", "Tanh"})

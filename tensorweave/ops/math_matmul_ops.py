@@ -1,0 +1,423 @@
+"""Math ops: MatMul / BatchMatMulV2 (`matmul`), Einsum and `tensordot`."""
+
+import numbers
+import string
+
+import numpy as np
+
+from ..framework import dtypes, errors, ops
+from ..framework.constant_op import constant
+from ..framework.registry import register_op
+from . import core_ops
+from .math_binary_ops import _needed
+from .math_helpers import (
+    _COMPLEX,
+    _FLOAT,
+    _NUMERIC,
+    _broadcast_shapes,
+    _check_dtype,
+    _const_value,
+    _convert_same,
+    _op_scope,
+)
+from .math_unary_ops import _conj, conj
+
+
+# ---- MatMul / BatchMatMulV2 ----------------------------------------------------------------
+def _matmul_dims(a, b, ta, tb):
+    m, k1 = (a[-1], a[-2]) if ta else (a[-2], a[-1])
+    k2, n = (b[-1], b[-2]) if tb else (b[-2], b[-1])
+    if k1 is not None and k2 is not None and k1 != k2:
+        raise ValueError("Dimensions must be equal, but are %d and %d" % (k1, k2))
+    return m, n
+
+
+def _matmul_infer(op):
+    a, b = op._inputs
+    sa, sb = a._shape.as_tuple(), b._shape.as_tuple()
+    for s in (sa, sb):
+        if s is not None and len(s) != 2:
+            raise ValueError("Shape must be rank 2 but is rank %d" % len(s))
+    sa = sa or (None, None)
+    sb = sb or (None, None)
+    return [(a._dtype, _matmul_dims(sa, sb, op._attrs["transpose_a"], op._attrs["transpose_b"]))]
+
+
+def _matmul_kernel(xp, a, b, transpose_a, transpose_b):
+    return xp.matmul(a.T if transpose_a else a, b.T if transpose_b else b)
+
+
+def _matmul_grad(op, grad):
+    """dC = grad: dA = grad B^T, dB = A^T grad (transposes swapped as the op's flags say)."""
+    ta, tb = op._attrs["transpose_a"], op._attrs["transpose_b"]
+    a, b = (_conj(t) for t in op._inputs)
+    if not ta and not tb:
+        ga, gb = (grad, b, False, True), (a, grad, True, False)
+    elif not ta and tb:
+        ga, gb = (grad, b, False, False), (grad, a, True, False)
+    elif ta and not tb:
+        ga, gb = (b, grad, False, True), (a, grad, False, False)
+    else:
+        ga, gb = (b, grad, True, True), (grad, a, True, True)
+    na, nb = _needed(op)
+    return [_mat_mul(*ga) if na else None, _mat_mul(*gb) if nb else None]
+
+
+def _matmul_inline(op):
+    return "({0}%s @ {1}%s)" % (".T" if op._attrs["transpose_a"] else "", ".T" if op._attrs["transpose_b"] else "")
+
+
+def _product_cost(op):
+    """Multiply-adds of a (batch) matrix product, from static shapes (0 when one is unknown)."""
+    a, b = (t._shape.as_tuple() for t in op._inputs)
+    out = op._outputs[0]._shape.as_tuple()
+    if a is None or b is None or out is None or None in a or None in b or None in out:
+        return 0
+    k = a[-1] if not (op._attrs.get("transpose_a") or op._attrs.get("adj_x")) else a[-2]
+    return int(np.prod(out, dtype=np.int64)) * k
+
+
+register_op("MatMul", infer=_matmul_infer, kernel=_matmul_kernel, grad=_matmul_grad, inline=_matmul_inline,
+            gpu=True, cost=_product_cost)
+
+
+def _mat_mul(a, b, transpose_a, transpose_b):
+    return ops.apply_op("MatMul", [a, b], {"transpose_a": transpose_a, "transpose_b": transpose_b})
+
+
+def _batch_matmul_infer(op):
+    a, b = op._inputs
+    sa, sb = a._shape.as_tuple(), b._shape.as_tuple()
+    for s in (sa, sb):
+        if s is not None and len(s) < 2:
+            raise ValueError("Shape must be at least rank 2 but is rank %d" % len(s))
+    m, n = _matmul_dims(sa or (None, None), sb or (None, None), op._attrs["adj_x"], op._attrs["adj_y"])
+    if sa is None or sb is None:
+        return [(a._dtype, None)]
+    return [(a._dtype, _broadcast_shapes(sa[:-2], sb[:-2]) + (m, n))]
+
+
+def _adjoint(xp, x):
+    x = xp.swapaxes(x, -1, -2)
+    return xp.conj(x) if x.dtype.kind == "c" else x
+
+
+def _batch_matmul_kernel(xp, a, b, adj_x, adj_y):
+    for i, x in enumerate((a, b)):
+        if x.ndim < 2:
+            raise errors.InvalidArgumentError(None, None, "In[%d] ndims must be >= 2: %d" % (i, x.ndim))
+    if adj_x:
+        a = _adjoint(xp, a)
+    if adj_y:
+        b = _adjoint(xp, b)
+    return a @ b
+
+
+def _batch_mat_mul(a, b, adj_x, adj_y):
+    return ops.apply_op("BatchMatMulV2", [a, b], {"adj_x": adj_x, "adj_y": adj_y})
+
+
+def _batch_matmul_grad(op, grad):
+    """dC = grad: dX = grad Y^H, dY = X^H grad (adjoints swapped as the op's flags say), each
+    summed over the batch axes it was broadcast along."""
+    x, y = op._inputs
+    ax, ay = op._attrs["adj_x"], op._attrs["adj_y"]
+    if not ax and not ay:
+        gx, gy = _batch_mat_mul(grad, y, False, True), _batch_mat_mul(x, grad, True, False)
+    elif not ax:
+        gx, gy = _batch_mat_mul(grad, y, False, False), _batch_mat_mul(grad, x, True, False)
+    elif not ay:
+        gx, gy = _batch_mat_mul(y, grad, False, True), _batch_mat_mul(x, grad, False, False)
+    else:
+        gx, gy = _batch_mat_mul(y, grad, True, True), _batch_mat_mul(grad, x, True, True)
+    return [core_ops.unbroadcast(gx, x), core_ops.unbroadcast(gy, y)]
+
+
+def _batch_matmul_inline(op):
+    """`@` with the adjoints as axis swaps (complex adjoints also conjugate: the kernel does that).
+    Operands of unknown rank go through the kernel, which rejects rank < 2 as TF does."""
+    if op._outputs[0].dtype.is_complex and (op._attrs["adj_x"] or op._attrs["adj_y"]):
+        return None
+    if any(t._shape._dims is None for t in op._inputs):
+        return None
+    return "({0}%s @ {1}%s)" % tuple(".swapaxes(-1, -2)" if op._attrs[a] else "" for a in ("adj_x", "adj_y"))
+
+
+register_op("BatchMatMulV2", infer=_batch_matmul_infer, kernel=_batch_matmul_kernel, grad=_batch_matmul_grad,
+            inline=_batch_matmul_inline, gpu=True, cost=_product_cost)
+
+
+def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False, a_is_sparse=False,
+           b_is_sparse=False, name=None):
+    """Multiplies matrix `a` by matrix `b`, producing `a` * `b`.
+
+    Inputs of rank > 2 (or unknown rank) are batches of matrices: the inner two dimensions are
+    multiplied and the outer (batch) dimensions broadcast.
+
+    Args:
+      a: A `Tensor` of type float16, float32, float64, int32, int64, complex64 or complex128 and rank >= 2.
+      b: A `Tensor` with the same type as `a`.
+      transpose_a: If `True`, `a` is transposed before multiplication.
+      transpose_b: If `True`, `b` is transposed before multiplication.
+      adjoint_a: If `True`, `a` is conjugated and transposed before multiplication.
+      adjoint_b: If `True`, `b` is conjugated and transposed before multiplication.
+      a_is_sparse: Accepted for compatibility (a hint only).
+      b_is_sparse: Accepted for compatibility (a hint only).
+      name: Name for the operation (optional).
+
+    Returns:
+      A `Tensor` of the same type as `a` and `b`.
+
+    Raises:
+      ValueError: If transpose_a and adjoint_a, or transpose_b and adjoint_b are both set to True,
+        or the shapes are incompatible.
+      TypeError: If the dtypes differ or are not supported.
+    """
+    with _op_scope(name, "MatMul", [a, b]) as scope:
+        if transpose_a and adjoint_a:
+            raise ValueError("Only one of transpose_a and adjoint_a can be True.")
+        if transpose_b and adjoint_b:
+            raise ValueError("Only one of transpose_b and adjoint_b can be True.")
+        a, b = _convert_same([a, b], ("a", "b"), "MatMul")
+        _check_dtype(a, _FLOAT + (dtypes.int32, dtypes.int64) + _COMPLEX, "a")
+        ra, rb = a.shape.ndims, b.shape.ndims
+        if ra is not None and rb is not None and ra <= 2 and rb <= 2:
+            if adjoint_a:
+                a, transpose_a = conj(a), True
+            if adjoint_b:
+                b, transpose_b = conj(b), True
+            return ops.apply_op("MatMul", [a, b], {"transpose_a": bool(transpose_a), "transpose_b": bool(transpose_b)},
+                                name=scope)
+        if transpose_a:
+            a, adjoint_a = conj(a), True
+        if transpose_b:
+            b, adjoint_b = conj(b), True
+        return ops.apply_op("BatchMatMulV2", [a, b], {"adj_x": bool(adjoint_a), "adj_y": bool(adjoint_b)},
+                            name=scope)
+
+
+# ---- Einsum / tensordot --------------------------------------------------------------------
+def _split_spec(spec):
+    """'ab...c' -> ['a', 'b', '...', 'c']."""
+    out = []
+    i = 0
+    while i < len(spec):
+        if spec.startswith("...", i):
+            out.append("...")
+            i += 3
+        elif spec[i] in string.ascii_letters:
+            out.append(spec[i])
+            i += 1
+        else:
+            raise ValueError("Invalid character %r in einsum equation %r" % (spec[i], spec))
+    if out.count("...") > 1:
+        raise ValueError("Einsum subscripts may contain at most one ellipsis, got %r" % spec)
+    return out
+
+
+def _parse_einsum(equation, n):
+    """(input label lists, output label list) of an einsum equation, the output made explicit.
+
+    Raises:
+      ValueError: If the equation is malformed or does not have `n` inputs.
+    """
+    eq = equation.replace(" ", "")
+    lhs, arrow, rhs = eq.partition("->")
+    ins = [_split_spec(s) for s in lhs.split(",")]
+    if len(ins) != n:
+        raise ValueError("Expected %d input tensors for equation %r but got %d" % (len(ins), equation, n))
+    if arrow:
+        out = _split_spec(rhs)
+    else:
+        counts = {}
+        for s in ins:
+            for c in s:
+                counts[c] = counts.get(c, 0) + 1
+        out = (["..."] if "..." in counts else []) + sorted(c for c, k in counts.items() if k == 1 and c != "...")
+    seen = {c for s in ins for c in s}
+    for c in out:
+        if c not in seen:
+            raise ValueError("Output subscript %r does not appear in the input subscripts of %r" % (c, equation))
+        if c != "..." and out.count(c) > 1:
+            raise ValueError("Output subscript %r appears more than once in %r" % (c, equation))
+    return ins, out
+
+
+def _join_spec(labels):
+    return "".join(labels)
+
+
+def _einsum_infer(op):
+    ins, out = _parse_einsum(op._attrs["equation"], len(op._inputs))
+    dims = {}
+    ell = ()
+    for labels, t in zip(ins, op._inputs):
+        shape = t._shape.as_tuple()
+        n_named = len(labels) - ("..." in labels)
+        if shape is None:
+            if "..." in labels:
+                ell = None
+            continue
+        if len(shape) < n_named or ("..." not in labels and len(shape) != n_named):
+            raise ValueError("Einsum subscripts %r do not match the rank %d of input %s"
+                             % (_join_spec(labels), len(shape), t.name))
+        pos = 0
+        for c in labels:
+            if c == "...":
+                k = len(shape) - n_named
+                if ell is not None:
+                    ell = _broadcast_shapes(ell, shape[pos:pos + k])
+                pos += k
+                continue
+            d = shape[pos]
+            pos += 1
+            prev = dims.get(c)
+            if prev is not None and d is not None and prev != d:
+                raise ValueError("Expected dimension %d for subscript %r of input %s but got %d"
+                                 % (prev, c, t.name, d))
+            if prev is None:
+                dims[c] = d
+    result = []
+    for c in out:
+        if c == "...":
+            if ell is None:
+                return [(op._inputs[0]._dtype, None)]
+            result.extend(ell)
+        else:
+            result.append(dims.get(c))
+    return [(op._inputs[0]._dtype, tuple(result))]
+
+
+def _einsum_kernel(xp, *arrays, equation):
+    out = xp.einsum(equation, *arrays, optimize=len(arrays) > 2)
+    return out if out.flags.owndata else out.copy()  # a pure permutation is a view of the input
+
+
+def _einsum_grad(op, grad):
+    """d einsum(x_1..x_n) / dx_k = einsum of grad with the other operands, producing x_k's
+    subscripts (diagonal subscripts through identity matrices, missing ones through ones)."""
+    ins, out = _parse_einsum(op._attrs["equation"], len(op._inputs))
+    used = {c for s in ins for c in s}
+    fresh = [c for c in string.ascii_letters if c not in used]
+    grads = []
+    for k, xk in enumerate(op._inputs):
+        specs = [out] + [s for j, s in enumerate(ins) if j != k]
+        operands = [grad] + [_conj(t) for j, t in enumerate(op._inputs) if j != k]
+        target = []
+        shape = xk._shape.as_tuple()
+        for pos, c in enumerate(ins[k]):
+            if c == "..." or c not in target:
+                target.append(c)
+                continue
+            # A repeated subscript (a diagonal): give it a fresh label tied to c by an identity matrix.
+            size = None if shape is None or "..." in ins[k] else shape[pos]
+            if size is None:
+                raise NotImplementedError("The gradient of einsum %r needs the static size of the repeated "
+                                          "subscript %r" % (op._attrs["equation"], c))
+            new = fresh.pop(0)
+            target.append(new)
+            specs.append([c, new])
+            with xk.graph.as_default():
+                operands.append(constant(np.eye(size, dtype=xk.dtype.as_numpy_dtype)))
+        present = {c for s in specs for c in s}
+        if any(c not in present for c in target):
+            specs.append(target)
+            operands.append(core_ops.ones_like(xk))
+        eq = ",".join(_join_spec(s) for s in specs) + "->" + _join_spec(target)
+        g = ops.apply_op("Einsum", operands, {"equation": eq})
+        grads.append(core_ops.unbroadcast(g, xk))
+    return grads
+
+
+register_op("Einsum", infer=_einsum_infer, kernel=_einsum_kernel, grad=_einsum_grad)
+
+
+def einsum(equation, *inputs, **kwargs):
+    """A generalized contraction between tensors of arbitrary dimension (Einstein summation).
+
+    Args:
+      equation: A str describing the contraction, e.g. "ij,jk->ik" (the output may be implicit,
+        "..." stands for broadcast dimensions).
+      *inputs: The input tensors, all of one numeric type.
+      **kwargs: `name`: A name for the operation (optional).
+
+    Returns:
+      The contracted `Tensor`, with shape determined by `equation`.
+
+    Raises:
+      ValueError: If `equation` is malformed or the shapes do not match it.
+      TypeError: If an unknown keyword argument is given or the dtypes differ.
+    """
+    name = kwargs.pop("name", None)
+    if kwargs:
+        raise TypeError("invalid keyword arguments for this function: " + ", ".join(sorted(kwargs)))
+    with _op_scope(name, "einsum", list(inputs)) as scope:
+        tensors = _convert_same(list(inputs), ["inputs"] * len(inputs), "Einsum")
+        for t in tensors:
+            _check_dtype(t, _NUMERIC, "inputs")
+        ins, out = _parse_einsum(equation, len(tensors))
+        eq = ",".join(_join_spec(s) for s in ins) + "->" + _join_spec(out)
+        return ops.apply_op("Einsum", tensors, {"equation": eq}, name=scope)
+
+
+def _tensordot_axes(axes, ra, rb, a):
+    """The contracted axes of `a` and `b`, as two lists of non-negative ints."""
+    if isinstance(axes, ops.Tensor):
+        value = _const_value(axes)
+        if value is None:
+            raise ValueError("tensordot needs 'axes' known at graph construction time, got %s" % axes)
+        axes = value.tolist()
+    if isinstance(axes, (numbers.Integral, np.integer)):
+        n = int(axes)
+        if n < 0:
+            raise ValueError("'axes' must be at least 0.")
+        if n > ra:
+            raise ValueError("'axes' must not be larger than the number of dimensions of tensor %s." % a)
+        if n > rb:
+            raise ValueError("'axes' must not be larger than the number of dimensions of tensor %s." % a)
+        return list(range(ra - n, ra)), list(range(n))
+    if not isinstance(axes, (list, tuple)) or len(axes) != 2:
+        raise ValueError("'axes' must be an integer or have length 2.")
+    a_axes, b_axes = ([int(v)] if isinstance(v, (numbers.Integral, np.integer)) else [int(i) for i in v]
+                      for v in axes)
+    if len(a_axes) != len(b_axes):
+        raise ValueError("Different number of contraction axes 'a' and 'b', %d != %d." % (len(a_axes), len(b_axes)))
+    for lst, r in ((a_axes, ra), (b_axes, rb)):
+        for i, v in enumerate(lst):
+            if not -r <= v < r:
+                raise ValueError("Axis %d is out of range for a tensor of rank %d" % (v, r))
+            lst[i] = v % r
+    return a_axes, b_axes
+
+
+def tensordot(a, b, axes, name=None):
+    """Tensor contraction of a and b along specified axes (and outer product for axes=0).
+
+    Args:
+      a: `Tensor` of type float32 or float64 (any numeric type).
+      b: `Tensor` with the same type as `a`.
+      axes: Either a scalar N (contract the last N axes of `a` with the first N of `b`) or a pair
+        of lists of axes (or ints) to contract in `a` and `b`.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` with the free axes of `a` followed by the free axes of `b`.
+
+    Raises:
+      ValueError: If the shapes of `a`, `b`, and `axes` are incompatible, or the ranks are unknown.
+    """
+    with _op_scope(name, "Tensordot", [a, b, axes]) as scope:
+        a, b = _convert_same([a, b], ("a", "b"), "Tensordot")
+        ra, rb = a.shape.ndims, b.shape.ndims
+        if ra is None or rb is None:
+            raise ValueError("tensordot needs inputs of known rank, got shapes %s and %s" % (a.shape, b.shape))
+        a_axes, b_axes = _tensordot_axes(axes, ra, rb, a)
+        letters = iter(string.ascii_letters)
+        sa = [next(letters) for _ in range(ra)]
+        sb = [None] * rb
+        for i, j in zip(a_axes, b_axes):
+            sb[j] = sa[i]
+        sb = [c or next(letters) for c in sb]
+        out = [c for i, c in enumerate(sa) if i not in a_axes] + [c for j, c in enumerate(sb) if j not in b_axes]
+        eq = "%s,%s->%s" % ("".join(sa), "".join(sb), "".join(out))
+        return ops.apply_op("Einsum", [a, b], {"equation": eq}, name=scope)

@@ -11,9 +11,6 @@ from .tensor import EagerTensor, VariableHandle, make, make_variant
 __all__ = ["execute_op", "execute_like"]
 
 _NO_SITE = ("<eager>", 0)
-# Ops that keep forward values for their gradient only when asked (a While keeps each iteration's
-# loop variables): asked while a tape records, since the gradient is built after the op ran.
-_RECORDS_FOR_GRADIENT = frozenset({"While"})
 
 
 def _record(op_type, inputs, attrs, name, graph, grad_type, op_def=None):
@@ -54,12 +51,12 @@ def execute_op(op_type, inputs, attrs, name=None, grad_type=None):
         if not isinstance(t, EagerTensor):
             raise TypeError("An op outside of the function building code is being passed a \"Graph\" tensor (%s, "
                             "input of %s)." % (t, op_type))
-    if tape._stack and op_type in _RECORDS_FOR_GRADIENT:
+    op_def = registry.get_op_def(op_type)
+    if tape._stack and op_def.records_for_gradient:  # the gradient is built after the op ran
         attrs = dict(attrs, _record=True)
     if grad_type is None and graph._gradient_override_map:
         grad_type = graph._gradient_override_map.get(op_type)
-    op = _record(op_type, inputs, attrs, name, graph, grad_type, registry.get_op_def(op_type))
-    op_def = op._op_def
+    op = _record(op_type, inputs, attrs, name, graph, grad_type, op_def)
     try:
         specs = op_def.infer(op)
     except (ValueError, TypeError) as e:

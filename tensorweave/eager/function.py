@@ -91,7 +91,8 @@ def _chain_stateful_ops(graph):
     prev = None
     found = []
     for op in graph._ops:
-        if op._op_def.stateful and op._type not in ("Placeholder", "VariableV2"):
+        d = op._op_def
+        if d.stateful and not d.placeholder and not d.variable_read:
             if prev is not None:
                 op._add_control_input(prev)
             prev = op

@@ -9,7 +9,8 @@ An op module declares a type with `register_op`:
   ValueError/TypeError for bad static input (at graph construction time, as TF does).
 - `kernel` is a pure function `(xp, *arrays, **attrs) -> array | tuple of arrays`; attrs whose
   names start with "_" are never passed. A `stateful` kernel is `(ctx, op, *arrays, **attrs)`:
-  `ctx` is the running session's state (variables, random streams); `op` the Operation.
+  `ctx` is the running state (a `runtime.kernel_context.KernelContext`: variables, random streams,
+  function compilation); `op` the Operation.
 - `grad(op, *output_grads) -> list` builds the input gradients with ops (None for no gradient).
 - `ref_inputs`: input positions that name a variable to update rather than read its value; the
   runtime passes the variable's key there and does not run the variable's op for them.
@@ -45,14 +46,18 @@ Traits the runtime reads instead of lists of op names:
 - `placeholder`: the op's value is fed (its shape may specialize a plan, `runtime/shapespec.py`).
 - `cost(op)`: multiply-adds of one run, from static shapes (0 when unknown); heavy ops may run
   concurrently with others.
+- `records_for_gradient`: the kernel keeps forward values for its gradient only when the op's
+  `_record` attribute is set (a While keeps each iteration's loop variables); eager execution sets
+  it while a tape records, since the gradient is built after the op ran.
 
 Rewrites: an op family registers plan rewrites for the op types it owns with `register_rewrite`
 (see there); the runtime runs them by stage, and a fused result is an internal registered op
 (its type starts with "_"), so a plan only ever holds ops.
 """
 
-__all__ = ["OpDef", "DeviceKernel", "register_op", "get_op_def", "list_ops", "register_rewrite", "rewrites",
-           "REWRITE_STAGES", "RegisterGradient", "NotDifferentiable", "no_gradient", "get_gradient_function"]
+__all__ = ["OpDef", "DeviceKernel", "register_op", "register_internal_op", "get_op_def", "list_ops",
+           "register_rewrite", "rewrites", "REWRITE_STAGES", "RegisterGradient", "NotDifferentiable", "no_gradient",
+           "get_gradient_function"]
 
 _OPS = {}
 _GRADIENTS = {}
@@ -108,11 +113,11 @@ class OpDef:
 
     __slots__ = ("type", "infer", "kernel", "stateful", "ref_inputs", "specialize", "inline", "gpu",
                  "elementwise", "transcendental", "alias_of", "value_attr", "static_value", "variable_read",
-                 "placeholder", "cost")
+                 "placeholder", "cost", "records_for_gradient")
 
     def __init__(self, op_type, infer, kernel, stateful=False, ref_inputs=(), specialize=None, inline=None,
                  gpu=None, elementwise=False, transcendental=False, alias_of=None, value_attr=None,
-                 static_value=None, variable_read=False, placeholder=False, cost=None):
+                 static_value=None, variable_read=False, placeholder=False, cost=None, records_for_gradient=False):
         self.type = op_type
         self.infer = infer
         self.kernel = kernel
@@ -129,6 +134,7 @@ class OpDef:
         self.variable_read = variable_read
         self.placeholder = placeholder
         self.cost = cost
+        self.records_for_gradient = records_for_gradient
 
     def __repr__(self):
         return "OpDef(%r)" % self.type
@@ -137,7 +143,7 @@ class OpDef:
 def register_op(op_type, *, infer, kernel, grad=None, stateful=False, ref_inputs=(), override=False,
                 specialize=None, inline=None, gpu=None, host_inputs=(), shape_inputs=(), on_host=False,
                 elementwise=False, transcendental=False, alias_of=None, value_attr=None, static_value=None,
-                variable_read=False, placeholder=False, cost=None):
+                variable_read=False, placeholder=False, cost=None, records_for_gradient=False):
     """Declares an op type.
 
     Args:
@@ -154,8 +160,8 @@ def register_op(op_type, *, infer, kernel, grad=None, stateful=False, ref_inputs
       gpu: The accelerator kernel: True for `kernel` itself (written against `xp` alone), a kernel
         of its own, or None for none (the op runs on the host).
       host_inputs, shape_inputs, on_host: Where an accelerator kernel reads its inputs (module docstring).
-      elementwise, transcendental, alias_of, value_attr, static_value, variable_read, placeholder, cost:
-        Traits the runtime reads (module docstring).
+      elementwise, transcendental, alias_of, value_attr, static_value, variable_read, placeholder, cost,
+        records_for_gradient: Traits the runtime reads (module docstring).
 
     Returns:
       The `OpDef`.
@@ -174,13 +180,29 @@ def register_op(op_type, *, infer, kernel, grad=None, stateful=False, ref_inputs
     else:
         device = DeviceKernel(None if gpu is True else gpu, host_inputs, shape_inputs, on_host)
     d = OpDef(op_type, infer, kernel, stateful, ref_inputs, specialize, inline, device, elementwise, transcendental,
-              alias_of, value_attr, static_value, variable_read, placeholder, cost)
+              alias_of, value_attr, static_value, variable_read, placeholder, cost, records_for_gradient)
     _OPS[op_type] = d
     if grad is NO_GRADIENT:
         _GRADIENTS[op_type] = None
     elif grad is not None:
         _GRADIENTS[op_type] = grad
     return d
+
+
+def _internal_infer(op):
+    raise TypeError("%s is an internal op of compiled plans, not created in graphs" % op._type)
+
+
+def register_internal_op(op_type, kernel):
+    """Declares an internal op: one that only plan rewrites create (never a graph), named "_...",
+    with a pure `kernel` and no gradient.
+
+    Raises:
+      ValueError: If `op_type` does not start with "_".
+    """
+    if not op_type.startswith("_"):
+        raise ValueError("Internal op types start with '_', got %r" % op_type)
+    return register_op(op_type, infer=_internal_infer, kernel=kernel, grad=NO_GRADIENT)
 
 
 def get_op_def(op_type):

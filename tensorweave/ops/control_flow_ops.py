@@ -391,7 +391,8 @@ def _while_grad(op, *grads):
     return result
 
 
-register_op("While", infer=_while_infer, kernel=_while_kernel, grad=_while_grad, stateful=True)
+register_op("While", infer=_while_infer, kernel=_while_kernel, grad=_while_grad, stateful=True,
+            records_for_gradient=True)
 
 
 def _while_grad_kernel(ctx, op, history, *args, grad_fn, n_vars, diff_vars, diff_caps, output_specs):

@@ -4,7 +4,7 @@ they produce (`_AddChain`, ...)."""
 import numpy as np
 
 from ..framework import dtypes
-from ..framework.registry import NO_GRADIENT, register_op, register_rewrite
+from ..framework.registry import register_internal_op, register_rewrite
 from .math_scan_ops import _NUMERIC_SET
 
 # ---- plan rewrites ------------------------------------------------------------------------------
@@ -52,10 +52,6 @@ def _same_shape_after_broadcast(x, c, out):
     return None not in xs and xs == out._shape.as_tuple() and np.broadcast_shapes(xs, c.shape) == xs
 
 
-def _internal_infer(op):
-    raise TypeError("%s is an internal op of compiled plans, not created in graphs" % op._type)
-
-
 def _add_chain_kernel(xp, *ts):
     """((t0 + t1) + t2) + ...: the first sum in a new array, the rest added into it in place."""
     acc = ts[0] + ts[1]
@@ -74,8 +70,8 @@ def _add_chain_rows_kernel(xp, *args, lo, hi):
     return np.add.reduce(np.concatenate((acc[None], rows)), axis=0)
 
 
-register_op("_AddChain", infer=_internal_infer, kernel=_add_chain_kernel, grad=NO_GRADIENT)
-register_op("_AddChainRows", infer=_internal_infer, kernel=_add_chain_rows_kernel, grad=NO_GRADIENT)
+register_internal_op("_AddChain", _add_chain_kernel)
+register_internal_op("_AddChainRows", _add_chain_rows_kernel)
 
 _ROW_REDUCE_DTYPES = frozenset({dtypes.float32, dtypes.float64, dtypes.int32, dtypes.int64})
 _MIN_CHAIN_TERMS = 3

@@ -2,7 +2,7 @@
 a convolution's bias/ReLU epilogue, a ReLU folded into MaxPoolGrad, patch matrices shared with the
 filter gradient) and the internal ops they produce (`_FusedConv2D`, ...)."""
 
-from ..framework.registry import NO_GRADIENT, register_op, register_rewrite
+from ..framework.registry import register_internal_op, register_rewrite
 from .nn_conv2d_ops import _conv2d_backprop_filter_kernel, conv2d_bias_relu
 from .nn_pool_ops import max_pool_grad
 
@@ -10,32 +10,27 @@ from .nn_pool_ops import max_pool_grad
 # ---- plan rewrites ------------------------------------------------------------------------------
 # Internal ops the rewrites below run instead of several graph ops (never created in a graph), and
 # the rules that make them (`registry.register_rewrite`; run by `runtime/passes.py`).
-def _internal_infer(op):
-    raise TypeError("%s is an internal op of compiled plans, not created in graphs" % op._type)
-
-
 def _fused_conv2d_kernel(xp, x, f, *bias, strides, padding, explicit_paddings, data_format, dilations, relu,
                          keep_patches):
     return conv2d_bias_relu(x, f, bias[0] if bias else None, relu, strides, padding, explicit_paddings, data_format,
                             dilations, keep_patches=keep_patches)
 
 
-register_op("_FusedConv2D", infer=_internal_infer, kernel=_fused_conv2d_kernel, grad=NO_GRADIENT)
+register_internal_op("_FusedConv2D", _fused_conv2d_kernel)
 
 
 def _conv2d_backprop_filter_with_patches_kernel(xp, x, filter_sizes, dy, patches, **attrs):
     return _conv2d_backprop_filter_kernel(xp, x, filter_sizes, dy, patches=patches, **attrs)
 
 
-register_op("_Conv2DBackpropFilterWithPatches", infer=_internal_infer,
-            kernel=_conv2d_backprop_filter_with_patches_kernel, grad=NO_GRADIENT)
+register_internal_op("_Conv2DBackpropFilterWithPatches", _conv2d_backprop_filter_with_patches_kernel)
 
 
 def _relu_max_pool_grad_kernel(xp, x, y, dy, ksize, strides, padding, data_format):
     return max_pool_grad(x, y, dy, ksize, strides, padding, data_format, relu=True)
 
 
-register_op("_ReluMaxPoolGrad", infer=_internal_infer, kernel=_relu_max_pool_grad_kernel, grad=NO_GRADIENT)
+register_internal_op("_ReluMaxPoolGrad", _relu_max_pool_grad_kernel)
 
 _BIAS_ADDS = frozenset({"Add", "AddV2", "BiasAdd"})
 _CONV_ATTRS = ("strides", "padding", "explicit_paddings", "data_format", "dilations")

@@ -1,6 +1,6 @@
 """Op-table rows of the stateful and structural ops (see harness.py for the row API): init_ops,
 numerics, random_ops, state_ops, control_flow_ops, tensor_array_ops, summary_ops, parsing_ops,
-io_ops, script_ops, logging_ops, training_ops and data/iterator_ops.
+io_ops, script_ops, logging_ops, training_ops and ops/iterator_ops.
 
 Every `fn` builds its op with the public API, as users do: variables initialized through their
 `initializer` (a control dependency, so one run initializes then acts), `tf.while_loop`/`tf.cond`,

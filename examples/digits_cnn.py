@@ -10,6 +10,8 @@ installs.
 
 import argparse
 import os
+import shlex
+import sys
 import tempfile
 
 import numpy as np
@@ -76,6 +78,17 @@ def run(model_dir, steps=600, log=print):
     return metrics
 
 
+def tensorboard_command(logdir):
+    """The shell command that opens `logdir` in TensorBoard from any shell: the `tensorboard` script
+    installed beside this Python (`.venv/bin/tensorboard` after `make demo`), else
+    `<this python> -m tensorboard.main`, with absolute paths (no activated virtualenv needed)."""
+    logdir = shlex.quote(os.path.abspath(logdir))
+    script = os.path.join(os.path.dirname(os.path.abspath(sys.executable)), "tensorboard")
+    if os.path.isfile(script) and os.access(script, os.X_OK):
+        return "%s --logdir %s" % (shlex.quote(script), logdir)
+    return "%s -m tensorboard.main --logdir %s" % (shlex.quote(os.path.abspath(sys.executable)), logdir)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model_dir", default=None, help="where checkpoints and summaries go (default: a temp dir)")
@@ -84,7 +97,7 @@ def main():
     model_dir = args.model_dir or tempfile.mkdtemp(prefix="tensorweave_digits_")
     run(model_dir, args.steps)
     print("checkpoints and summaries in %s" % os.path.abspath(model_dir))
-    print("look at the run with:  tensorboard --logdir %s" % os.path.abspath(model_dir))
+    print("look at the run with:  %s" % tensorboard_command(model_dir))
 
 
 if __name__ == "__main__":

@@ -47,7 +47,10 @@ from .ops.math_ops import (abs, accumulate_n, acos, acosh, add, argmax, argmin, 
                            squared_difference, subtract, tan, tanh, tensordot, to_double, to_float, to_int32,
                            to_int64, truediv, truncatediv, truncatemod)
 from .ops.clip_ops import clip_by_global_norm, clip_by_norm, clip_by_value, global_norm
+from .ops.math_compat_ops import arg_max, arg_min
+from .ops.norm_ops import norm
 from . import math_ns as math
+from . import bitwise_ns as bitwise
 # [array_ops]
 from .ops.array_ops import (boolean_mask, broadcast_dynamic_shape, broadcast_static_shape,  # noqa: A004
                             broadcast_to, concat, expand_dims, fill, gather, gather_nd, invert_permutation, meshgrid,
@@ -94,7 +97,7 @@ from .ops.batch_ops import batch_gather
 from . import contrib, losses
 
 # [eager]
-from .eager.context import enable_eager_execution, executing_eagerly, init_scope
+from .eager.context import disable_eager_execution, enable_eager_execution, executing_eagerly, init_scope
 from .eager.backprop import GradientTape, UnconnectedGradients
 from .eager.function import function
 
@@ -133,3 +136,4 @@ from .ops.custom_op import custom_op
 
 # ---- namespaces that alias the whole API (must stay last) ------------------------------------
 from . import compat  # noqa: E402
+from .compat import disable_v2_behavior  # noqa: E402

@@ -138,9 +138,28 @@ class Flag:
                                         % (self.name, argument, "|".join(self.enum_values)))
         if self.lower_bound is not None and value < self.lower_bound or \
                 self.upper_bound is not None and value > self.upper_bound:
-            raise IllegalFlagValueError("flag --%s=%s: %s is not in the range [%s, %s]"
-                                        % (self.name, argument, value, self.lower_bound, self.upper_bound))
+            raise IllegalFlagValueError("flag --%s=%s: %s is not %s"
+                                        % (self.name, argument, value, self._bounds_help()))
         return value
+
+    def _bounds_help(self):
+        """What a bounded number must be, in absl's words ("a non-negative integer", "a number in the
+        range [0.5, 2]", "integer <= 5")."""
+        article, noun = ("an", "integer") if self.flag_type == "int" else ("a", "number")
+        lo, hi = self.lower_bound, self.upper_bound
+        if lo is not None and hi is not None:
+            return "%s %s in the range [%s, %s]" % (article, noun, lo, hi)
+        if lo == 1:
+            return "a positive %s" % noun
+        if hi == -1:
+            return "a negative %s" % noun
+        if lo == 0:
+            return "a non-negative %s" % noun
+        if hi == 0:
+            return "a non-positive %s" % noun
+        if hi is not None:
+            return "%s <= %s" % (noun, hi)
+        return "%s >= %s" % (noun, lo)
 
     def _convert(self, argument):
         if self.multi:

@@ -80,6 +80,7 @@ from .ops.math_ops import (  # noqa: A004
     truncatediv,
     truncatemod,
 )
+from .ops.nn_ops import l2_normalize, log_softmax, softplus
 
 divide_no_nan = div_no_nan
 
@@ -92,3 +93,4 @@ __all__ = ["abs", "accumulate_n", "acos", "acosh", "add", "add_n", "argmax", "ar
            "reduce_min", "reduce_prod", "reduce_std", "reduce_sum", "reduce_variance", "rint", "round", "rsqrt",
            "scalar_mul", "sigmoid", "sign", "sin", "sinh", "sqrt", "square", "squared_difference", "subtract", "tan",
            "tanh", "truediv", "truncatediv", "truncatemod"]
+__all__ += ["l2_normalize", "log_softmax", "softplus"]

@@ -1,5 +1,7 @@
 """tf.flags / tf.app.flags and tf.app.run (absl.flags' API)."""
 
+import os
+import subprocess
 import sys
 
 import pytest
@@ -59,7 +61,7 @@ def test_errors(fv):
         fv(["prog", "--bogus=1"])
     with pytest.raises(flags.IllegalFlagValueError, match="flag --steps=abc"):
         fv(["prog", "--steps=abc"])
-    with pytest.raises(flags.IllegalFlagValueError, match="flag --steps=-1: -1 is not in the range"):
+    with pytest.raises(flags.IllegalFlagValueError, match="flag --steps=-1: -1 is not a non-negative integer"):
         fv(["prog", "--steps=-1"])
     with pytest.raises(flags.IllegalFlagValueError, match="value should be one of <train|eval>"):
         fv(["prog", "--mode=test"])
@@ -140,3 +142,63 @@ def test_app_run_help_prints_the_flags(capsys):
         assert "--%s: Documented here." % name in out and "(default: '0.5')" in out
     finally:
         delattr(flags.FLAGS, name)
+
+
+def test_app_run_bad_flag_value_prints_absl_error_and_exits_1(capsys):
+    name = "tw_test_bad_value"
+    flags.DEFINE_integer(name, 10, "An integer flag.", lower_bound=0)
+    ran = []
+    try:
+        for value, message in [
+                ("abc", "flag --%s=abc: invalid literal for int() with base 10: 'abc'" % name),
+                ("-3", "flag --%s=-3: -3 is not a non-negative integer" % name)]:
+            flags.FLAGS.unparse_flags()
+            with pytest.raises(SystemExit) as exit_info:
+                tf.app.run(ran.append, argv=["prog", "--%s=%s" % (name, value)])
+            assert exit_info.value.code == 1 and ran == []
+            err = capsys.readouterr().err
+            assert err == ("FATAL Flags parsing error: %s\nPass --helpshort or --helpfull to see help on flags.\n"
+                           % message)
+    finally:
+        delattr(flags.FLAGS, name)
+        flags.FLAGS.unparse_flags()
+
+
+def test_bad_flag_value_in_a_program_has_no_traceback(tmp_path):
+    prog = tmp_path / "prog.py"
+    prog.write_text("import tensorweave as tf\n"
+                    "tf.flags.DEFINE_integer('steps', 10, 'number of steps')\n"
+                    "def main(argv):\n"
+                    "    print('steps', tf.flags.FLAGS.steps)\n"
+                    "if __name__ == '__main__':\n"
+                    "    tf.app.run()\n")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    bad = subprocess.run([sys.executable, str(prog), "--steps=abc"], capture_output=True, text=True, env=env,
+                         timeout=120)
+    assert bad.returncode == 1 and "Traceback" not in bad.stderr and bad.stdout == ""
+    assert bad.stderr.splitlines() == [
+        "FATAL Flags parsing error: flag --steps=abc: invalid literal for int() with base 10: 'abc'",
+        "Pass --helpshort or --helpfull to see help on flags."]
+    good = subprocess.run([sys.executable, str(prog), "--steps=7"], capture_output=True, text=True, env=env,
+                          timeout=120)
+    assert good.returncode == 0 and good.stdout == "steps 7\n"
+
+
+@pytest.mark.parametrize("define, bounds, value, message", [
+    ("integer", {"lower_bound": 1}, "0", "0 is not a positive integer"),
+    ("integer", {"upper_bound": 0}, "2", "2 is not a non-positive integer"),
+    ("integer", {"upper_bound": -1}, "0", "0 is not a negative integer"),
+    ("integer", {"lower_bound": 2, "upper_bound": 5}, "9", "9 is not an integer in the range [2, 5]"),
+    ("integer", {"upper_bound": 5}, "9", "9 is not integer <= 5"),
+    ("integer", {"lower_bound": -3}, "-9", "-9 is not integer >= -3"),
+    ("float", {"lower_bound": 0}, "-1", "-1.0 is not a non-negative number"),
+    ("float", {"lower_bound": 0.5, "upper_bound": 2}, "3", "3.0 is not a number in the range [0.5, 2]"),
+    ("float", {"upper_bound": 2}, "3", "3.0 is not number <= 2"),
+])
+def test_bound_errors_use_absl_words(fv, define, bounds, value, message):
+    default = bounds.get("lower_bound", bounds.get("upper_bound"))
+    getattr(flags, "DEFINE_" + define)("x", default, "bounded", flag_values=fv, **bounds)
+    with pytest.raises(flags.IllegalFlagValueError) as info:
+        fv(["prog", "--x=" + value])
+    assert str(info.value) == "flag --x=%s: %s" % (value, message)

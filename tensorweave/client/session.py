@@ -4,6 +4,7 @@ import copy
 import os
 import threading
 import time
+import weakref
 
 import numpy as np
 
@@ -14,6 +15,10 @@ from ..runtime.kernel_context import KernelContext
 from . import config as config_lib
 
 
+def _no_session():
+    return None
+
+
 class SessionState(KernelContext):
     """Everything a run may read or write besides feeds: variable values and per-op state
     (random streams, iterators), with the runtime's services to stateful kernels (the `ctx` they
@@ -21,6 +26,17 @@ class SessionState(KernelContext):
 
     def __init__(self, session):
         super().__init__(session=session)
+
+    @property
+    def session(self):
+        """The Session, or None once it is gone. Held weakly: the state lives on in its iterators'
+        threads, and must not keep a Session its user dropped from being collected (and closed,
+        which stops those threads and closes their files)."""
+        return self._session_ref()
+
+    @session.setter
+    def session(self, value):
+        self._session_ref = weakref.ref(value) if value is not None else _no_session
 
 
 class _FetchMapper:
@@ -214,7 +230,7 @@ class BaseSession:
             err = errors.wrap_kernel_error(e, op)
             if err is e:
                 raise
-            raise err from e
+            raise err from errors.cause_of(e)
         if traced is not None:
             _record_step_stats(run_metadata, plan_, traced)
         out = [None if i is None else _fetched(values[i]) for i in entry.results]

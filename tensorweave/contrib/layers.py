@@ -12,6 +12,7 @@ import numbers
 from ..framework import dtypes, ops
 from ..ops import init_ops, nn_ops
 from ..variable_scopes import variable_scope
+from .framework import add_arg_scope
 
 
 # ---- regularizers ----------------------------------------------------------------------------
@@ -261,6 +262,7 @@ def _collect_named_outputs(collections, outputs):
     return outputs
 
 
+@add_arg_scope
 def fully_connected(inputs, num_outputs, activation_fn=nn_ops.relu, normalizer_fn=None, normalizer_params=None,
                     weights_initializer=None, weights_regularizer=None,
                     biases_initializer=init_ops.zeros_initializer(), biases_regularizer=None, reuse=None,
@@ -320,6 +322,7 @@ def fully_connected(inputs, num_outputs, activation_fn=nn_ops.relu, normalizer_f
         return _collect_named_outputs(outputs_collections, outputs)
 
 
+@add_arg_scope
 def flatten(inputs, outputs_collections=None, scope=None):
     """Flattens the input while maintaining the batch_size (the first dimension).
 

@@ -1,8 +1,6 @@
 """`tf.data` pipelines: source datasets (from_tensors, from_tensor_slices, range,
 from_generator, list_files) and the dataset a variant tensor holds."""
 
-import glob as glob_lib
-
 import numpy as np
 
 from ..framework import dtypes, errors, ops
@@ -15,6 +13,11 @@ from .structure import SparseTensorSpec
 
 
 # ---- sources ---------------------------------------------------------------------------------------
+def _glob(pattern):
+    import glob  # only here: `import tensorweave` does not need it
+    return glob.glob(pattern, include_hidden=True)
+
+
 class _TensorDataset(Dataset):
     """One element."""
 
@@ -222,7 +225,7 @@ class _MatchingFilesDataset(Dataset):
         names = []
         for p in patterns.ravel():
             p = p.decode("utf-8") if isinstance(p, bytes) else str(p)
-            names.extend(glob_lib.glob(p, include_hidden=True))
+            names.extend(_glob(p))
         return sorted(names)
 
     def _iterate(self, ctx, capture_values):

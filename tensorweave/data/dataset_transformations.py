@@ -5,7 +5,6 @@ uses too)."""
 import collections
 import contextlib
 import itertools
-import json
 import os
 import threading
 
@@ -15,7 +14,7 @@ from ..framework import dtypes, errors, ops, tensor_util
 from ..framework.tensor_shape import TensorShape
 from ..framework.tensor_spec import TensorSpec
 from ..platform import fpstate
-from . import structure
+from . import cache_format, structure
 from .dataset_base import Dataset, StructuredFunction, _int64
 from .dataset_runtime import (
     _AUTOTUNE_PREFETCH,
@@ -441,10 +440,13 @@ class _CacheDataset(_UnaryDataset):
         st["elements"] = elements
 
     def _file_cache(self, ctx, prefix):
-        index = prefix + ".index"
-        data = prefix + ".data-00000-of-00001"
+        """Reads the cache files of `prefix` if they exist, else writes them while passing the input
+        through (`cache_format`: plain bytes, no pickle); a partial cache is removed."""
+        index = cache_format.index_filename(prefix)
+        data = cache_format.data_filename(prefix)
+        width = len(structure.component_specs(self._element_structure))
         if os.path.exists(index):
-            yield from _read_cache(index, data)
+            yield from cache_format.read_cache(prefix, width)
             return
         tmp = data + ".tmp-%d-%d" % (os.getpid(), threading.get_ident())
         try:
@@ -455,30 +457,19 @@ class _CacheDataset(_UnaryDataset):
         count = 0
         try:
             with f, ctx.open(self._input) as it:
+                f.write(cache_format.MAGIC)
                 for el in it:
-                    for c in el:
-                        c = np.asarray(c)
-                        np.save(f, c, allow_pickle=c.dtype == object)
+                    f.write(b"".join(cache_format.encode_component(c, "component %d of element %d" % (j, count))
+                                     for j, c in enumerate(el)))
                     count += 1
                     yield el
             complete = True
         finally:
             if complete:
                 os.replace(tmp, data)
-                with open(index, "w") as fi:
-                    json.dump({"format": "tensorweave-cache-1", "elements": count,
-                               "components": len(structure.component_specs(self._element_structure))}, fi)
+                cache_format.write_index(index, count, width)
             elif os.path.exists(tmp):
                 os.remove(tmp)
-
-
-def _read_cache(index, data):
-    with open(index) as fi:
-        meta = json.load(fi)
-    n, width = meta["elements"], meta["components"]
-    with open(data, "rb") as f:
-        for _ in range(n):
-            yield tuple(np.load(f, allow_pickle=True) for _ in range(width))
 
 
 class _PrefetchDataset(_UnaryDataset):

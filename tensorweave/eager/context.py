@@ -17,8 +17,8 @@ from ..framework import ops
 from ..framework.func_graph import FuncGraph
 from ..runtime.kernel_context import KernelContext
 
-__all__ = ["EagerContext", "EagerGraph", "KernelState", "context", "eager_mode", "enable_eager_execution",
-           "executing_eagerly", "init_scope"]
+__all__ = ["EagerContext", "EagerGraph", "KernelState", "context", "disable_eager_execution", "eager_mode",
+           "enable_eager_execution", "executing_eagerly", "init_scope"]
 
 
 class KernelState(KernelContext):
@@ -214,6 +214,21 @@ def enable_eager_execution(config=None, device_policy=None, execution_mode=None)
         raise ValueError("tf.enable_eager_execution must be called at program startup.")
     ops._global_default_class[0] = EagerGraph
     ops._global_default[0] = EagerGraph()
+
+
+def disable_eager_execution():
+    """Disables eager execution, as `tf.compat.v1.disable_eager_execution`: graph mode (tensorweave's
+    default) is the program's mode from now on.
+
+    After `tf.enable_eager_execution()` the default graph becomes an ordinary, empty `tf.Graph`;
+    graphs made default with `as_default()` are not affected. Otherwise this does nothing. Call it
+    at program startup, before creating tensors.
+    """
+    if ops._global_default_class[0] is not EagerGraph:
+        return
+    ops._global_default_class[0] = None
+    if isinstance(ops._global_default[0], EagerGraph):
+        ops._global_default[0] = None
 
 
 @contextlib.contextmanager

@@ -92,7 +92,7 @@ def execute_op(op_type, inputs, attrs, name=None, grad_type=None):
             else:
                 out = op_def.kernel(np, *args, **kw)
     except Exception as e:
-        raise _error(e, op, name) from e
+        raise _error(e, op, name) from errors.cause_of(e)
     n = len(specs)
     if n == 1:
         op._outputs = [_wrap(out, specs[0])]

@@ -192,7 +192,7 @@ class ConcreteFunction:
             err = errors.wrap_kernel_error(e, cp.op_for_traceback(e.__traceback__))
             if err is e:
                 raise
-            raise err from e
+            raise err from errors.cause_of(e)
 
     def _taped(self, inputs):
         """Whether a recording tape watches an input or a variable the graph uses."""

@@ -3,7 +3,6 @@
 import copy
 import inspect
 import os
-import tempfile
 
 from .. import tf_logging as logging
 from ..framework import ops
@@ -102,6 +101,7 @@ class Estimator:
                                      model_dir, config.model_dir))
         model_dir = model_dir or config.model_dir
         if model_dir is None:
+            import tempfile  # only here: `import tensorweave` does not need it
             model_dir = tempfile.mkdtemp()
             logging.warning("Using temporary folder as model directory: %s", model_dir)
         if warm_start_from is not None:

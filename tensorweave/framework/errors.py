@@ -1,5 +1,7 @@
 """TensorFlow's error classes and codes (`tf.errors`)."""
 
+import re
+
 OK = 0
 CANCELLED = 1
 UNKNOWN = 2
@@ -109,13 +111,28 @@ def describe_op(op):
     return "'%s' (op: %s, defined at %s)" % (op.name, op.type, op.creation_site)
 
 
+# NumPy's message for operands of two shapes that do not broadcast, e.g. "(2,3) (4,)".
+_NUMPY_BROADCAST = re.compile(r"operands could not be broadcast together with shapes \(([\d,]*)\) \(([\d,]*)\) ?$")
+
+
+def _tf_message(exc):
+    """TF's text for a NumPy error that has one: two shapes that do not broadcast become TF's
+    `Incompatible shapes: [2,3] vs. [4]`. None for other errors."""
+    m = _NUMPY_BROADCAST.match(str(exc)) if type(exc) is ValueError else None
+    if m is None:
+        return None
+    return "Incompatible shapes: [%s] vs. [%s]" % (m.group(1).rstrip(","), m.group(2).rstrip(","))
+
+
 def wrap_kernel_error(exc, op):
     """Turns an exception raised by `op`'s kernel into the matching tf.errors class naming the op
     (`op` None: the op recorded on the exception as `_tw_op`, if any). An OpError that already names
-    its op is returned as it is; callers raise the result `from exc` unless it is `exc`.
+    its op is returned as it is; callers raise the result `from cause_of(exc)` unless it is `exc`.
+    An OpError given a new message keeps `exc`'s traceback (the kernel's frames).
 
     A KeyError from an op whose record has the `variable_read` trait (its value is a lookup in the
-    session's variables) means the variable was never initialized.
+    session's variables) means the variable was never initialized. NumPy's broadcasting error (an
+    element-wise op's operands fed with shapes that do not broadcast) gets TF's text.
     """
     if op is None:
         op = getattr(exc, "_tw_op", None)
@@ -125,7 +142,7 @@ def wrap_kernel_error(exc, op):
     if isinstance(exc, OpError):
         if "[[node " in exc.message:
             return exc
-        return type(exc)(exc.node_def, exc.op or op, exc.message + where)
+        return type(exc)(exc.node_def, exc.op or op, exc.message + where).with_traceback(exc.__traceback__)
     cls = InvalidArgumentError
     if isinstance(exc, MemoryError):
         cls = ResourceExhaustedError
@@ -133,8 +150,15 @@ def wrap_kernel_error(exc, op):
         cls = UnimplementedError
     elif isinstance(exc, RecursionError):
         cls = InternalError
-    msg = "%s: %s" % (type(exc).__name__, exc)
+    msg = _tf_message(exc) or "%s: %s" % (type(exc).__name__, exc)
     return cls(None, op, msg + where)
+
+
+def cause_of(exc):
+    """What the error `wrap_kernel_error(exc, ...)` is raised from: `exc`, or for an OpError (whose
+    message the new error repeats, a py_func's with the user's traceback) what `exc` was raised
+    from, so that the message and the traceback print once."""
+    return exc.__cause__ if isinstance(exc, OpError) else exc
 
 
 def from_python_exception(exc):

@@ -7,7 +7,7 @@ import sys
 import threading
 
 from . import dtypes, registry
-from .device import DeviceSpec, canonical_name, merge_device
+from .device import DeviceSpec, merge_device
 from .tensor_shape import TensorShape, as_shape
 
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
@@ -461,7 +461,18 @@ class Graph:
 
     @contextlib.contextmanager
     def device(self, device_name_or_function):
-        """Records a device on ops created inside (placement itself comes later)."""
+        """Records a device on ops created inside (placement itself comes later).
+
+        Args:
+          device_name_or_function: A device string or `DeviceSpec` (merged field by field with the
+            devices of inner scopes, in canonical form), a function of the new `Operation` (its
+            result replaces the op's device: a string exactly as returned, a `DeviceSpec` as its
+            string), or None (outer scopes stop applying).
+
+        Raises:
+          TypeError: When a device function returns something other than a string or `DeviceSpec`
+            (as the op is created).
+        """
         self._device_stack.append(device_name_or_function)
         try:
             yield
@@ -711,6 +722,18 @@ def _colocate(op, stack):
     op._attrs = dict(op._attrs, _class=sorted(groups))
 
 
+def _device_function_result(value):
+    """The device TF records for what a device function returned: a DeviceSpec's string, a string
+    exactly as returned (not canonicalized; bytes decoded)."""
+    if isinstance(value, DeviceSpec):
+        return value.to_string()
+    if isinstance(value, bytes):
+        return value.decode("utf-8")
+    if isinstance(value, str):
+        return value
+    raise TypeError("Expected binary or unicode string, got %r" % (value,))
+
+
 def _current_device(stack, op):
     """Applies device scopes innermost first, as TF: strings fill fields not yet set, functions
     replace the device, and `device(None)` stops the outer scopes from applying."""
@@ -719,7 +742,7 @@ def _current_device(stack, op):
         if d is None:
             break
         if callable(d) and not isinstance(d, DeviceSpec):
-            op._device = canonical_name(d(op) or "")
+            op._device = _device_function_result(d(op))
         else:
             op._device = merge_device(d, op._device)
     return op._device
@@ -861,6 +884,7 @@ def control_dependencies(control_inputs):
 
 
 def device(device_name_or_function):
+    """`tf.device`: the default graph's `Graph.device` scope (see there)."""
     return get_default_graph().device(device_name_or_function)
 
 

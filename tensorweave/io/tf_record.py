@@ -325,6 +325,15 @@ class RecordReader:
         self._f = f
         self.offset = 0
 
+    def _bytes_left(self, offset):
+        """Bytes of an uncompressed file after `offset` (None for a compressed one, read in chunks)."""
+        if isinstance(self._f, _DecompressingFile):
+            return None
+        try:
+            return max(0, os.fstat(self._f.fileno()).st_size - offset)
+        except (OSError, AttributeError, ValueError):
+            return None
+
     def _data_loss(self, what, offset):
         return errors.DataLossError(None, None, "%s record at %d in %s" % (what, offset, self._path))
 
@@ -345,6 +354,10 @@ class RecordReader:
         length, length_crc = _HEADER.unpack(header)
         if _mask(self._crc(header[:8])) != length_crc:
             raise self._data_loss("corrupted", start)
+        left = self._bytes_left(start + _HEADER.size)
+        if left is not None and length + _FOOTER.size > left:  # checked before a buffer of `length` is made
+            err = self._data_loss("truncated", start + _HEADER.size if left else start)
+            raise type(err)(None, None, "%s: its length %d exceeds the %d bytes left" % (err.message, length, left))
         body = self._f.read(length + _FOOTER.size)
         if len(body) != length + _FOOTER.size:
             raise self._data_loss("truncated", start if not body else start + _HEADER.size)

@@ -58,8 +58,9 @@ class InputSpec:
         return "InputSpec(%s)" % ", ".join(x for x in spec if x)
 
 
-def _assert_input_compatibility(spec, x, layer_name):
-    """Checks `x` against `spec` with Keras' messages.
+def _assert_input_compatibility(spec, x, layer_name, unknown_rank_ok=False):
+    """Checks `x` against `spec` with Keras' messages. With `unknown_rank_ok` (layers that work on
+    any rank, as TF's Keras lets them), an input of unknown rank passes unchecked.
 
     Raises:
       ValueError: If the input's rank or a constrained dimension does not match.
@@ -70,6 +71,8 @@ def _assert_input_compatibility(spec, x, layer_name):
     prefix = "Input 0 of layer " + layer_name + " is incompatible with the layer: "
     shape = x.shape
     ndim = shape.ndims
+    if ndim is None and unknown_rank_ok:
+        return
     if (spec.ndim is not None or spec.min_ndim is not None or spec.max_ndim is not None) and ndim is None:
         raise ValueError(prefix + "its rank is undefined, but the layer requires a defined rank.")
     if spec.ndim is not None and ndim != spec.ndim:
@@ -111,6 +114,10 @@ class Layer:
     Raises:
       TypeError: For an unknown keyword argument.
     """
+
+    # Whether an input of unknown rank skips the input spec's rank checks (the layer works on any
+    # rank and leaves the check to its ops, as TF's Keras Flatten and max pooling do).
+    _unknown_rank_ok = False
 
     def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
         scope = kwargs.pop("_scope", None)
@@ -286,7 +293,7 @@ class Layer:
         """
         scope = kwargs.pop("scope", None)
         inputs = ops.convert_to_tensor(inputs)
-        _assert_input_compatibility(self.input_spec, inputs, self.name)
+        _assert_input_compatibility(self.input_spec, inputs, self.name, self._unknown_rank_ok)
         self._set_scope(scope)
         reuse = True if self.built else self._reuse
         with variable_scope(self._scope, reuse=reuse, auxiliary_name_scope=False) as vs:

@@ -157,14 +157,20 @@ def dense(inputs, units, activation=None, use_bias=True, kernel_initializer=None
 class Flatten(Layer):
     """Flattens an input to rank 2 `[batch, -1]`, keeping the batch axis.
 
+    An input of unknown rank is reshaped to `[shape[0], -1]` (static shape `[None, None]`), as TF's
+    Keras does; the rank is then checked when the graph runs.
+
     Args:
       data_format: "channels_last" (default) or "channels_first"; for the latter the channel axis
-        is moved last first, so that the order of features matches "channels_last" models.
+        is moved last first (for inputs of known rank), so that the order of features matches
+        "channels_last" models.
       name: The layer's name.
 
     Raises:
       ValueError: For an invalid `data_format`.
     """
+
+    _unknown_rank_ok = True  # reshaped to [shape[0], -1] (a channels_first input is not transposed)
 
     def __init__(self, data_format=None, **kwargs):
         super().__init__(**kwargs)
@@ -178,7 +184,8 @@ class Flatten(Layer):
             inputs = array_ops.transpose(inputs, perm=[0] + list(range(2, rank)) + [1])
         batch = dimension_value(inputs.shape[0])
         outputs = array_ops.reshape(inputs, (batch if batch else array_ops.shape(inputs)[0], -1))
-        outputs.set_shape(self.compute_output_shape(inputs.shape))
+        if rank is not None:
+            outputs.set_shape(self.compute_output_shape(inputs.shape))
         return outputs
 
     def compute_output_shape(self, input_shape):

@@ -71,10 +71,12 @@ class _Pooling(Layer):
 
 
 class MaxPooling1D(_Pooling):
-    """Max Pooling layer for 1D inputs `[batch, length, channels]`; see `max_pooling1d`."""
+    """Max Pooling layer for 1D inputs `[batch, length, channels]`; see `max_pooling1d`. An input of
+    unknown rank is pooled as if it had rank 3 (its op checks the rank when it runs), as TF's Keras."""
 
     _rank = 1
     _mode = "max"
+    _unknown_rank_ok = True
 
 
 class AveragePooling1D(_Pooling):
@@ -85,10 +87,12 @@ class AveragePooling1D(_Pooling):
 
 
 class MaxPooling2D(_Pooling):
-    """Max pooling layer for 2D inputs (e.g. images); see `max_pooling2d`."""
+    """Max pooling layer for 2D inputs (e.g. images); see `max_pooling2d`. An input of unknown rank
+    is pooled as if it had rank 4 (MaxPool checks the rank when it runs), as TF's Keras."""
 
     _rank = 2
     _mode = "max"
+    _unknown_rank_ok = True
 
 
 class AveragePooling2D(_Pooling):

@@ -527,7 +527,7 @@ def softmax_cross_entropy(onehot_labels, logits, weights=1.0, label_smoothing=0,
         if label_smoothing > 0:
             num_classes = math_ops.cast(array_ops.shape(onehot_labels)[-1], logits.dtype)
             smooth_positives = 1.0 - label_smoothing
-            smooth_negatives = math_ops.truediv(label_smoothing, num_classes)
+            smooth_negatives = label_smoothing / num_classes  # the Python number takes num_classes' dtype
             onehot_labels = math_ops.add(math_ops.multiply(onehot_labels, smooth_positives), smooth_negatives)
         onehot_labels = core_ops.stop_gradient(onehot_labels, name="labels_stop_gradient")
         losses = nn_ops.softmax_cross_entropy_with_logits_v2(labels=onehot_labels, logits=logits, name="xentropy")

@@ -6,9 +6,11 @@ NumPy pools with one whole-array op per window tap, and its gradient needs about
 the first max, mask it out of the rest, route the gradient) over strided views: a 2x2 pool's
 gradient made ~16 passes over memory. These loops make one pass, each window's channels innermost,
 and release the GIL so `shard` runs batch blocks in parallel. They give the NumPy kernels' values
-bitwise: a window's max propagates NaN like `np.maximum`; the gradient goes to the first tap (row
-major) equal to the max, as `0 + dy`; every other input gets +0 (TF's MaxPoolGrad zero-fills and adds).
-Padding taps are skipped (padding never takes the max or the gradient).
+bitwise, which are TF's CPU kernels': a window's output starts at the lowest finite value and takes
+each element (row major) greater than the one it holds (NaN never is); the gradient goes, as
+`0 + dy`, to the window's first element or a later one greater than the one held (TF's argmax);
+every other input gets +0 (TF's MaxPoolGrad zero-fills and adds). Padding taps are skipped (padding
+never takes the max or the gradient).
 
 The epilogue of a fused convolution (`+ bias`, then ReLU) is one pass over the output instead of
 two NumPy calls, with the same values: the float add, then ReLU. ReLU and ReluGrad are not written
@@ -27,14 +29,15 @@ _compiled = {}
 relu_scalar = relu_grad_scalar = None
 
 
-def _max_pool_loop(x, out, b0, b1, kh, kw, sh, sw, pt, pl):
+def _max_pool_loop(x, out, b0, b1, kh, kw, sh, sw, pt, pl, low):
     h, w, c = x.shape[1], x.shape[2], x.shape[3]
     oh, ow = out.shape[1], out.shape[2]
     for b in range(b0, b1):
         for p in range(oh):
             for q in range(ow):
                 o = out[b, p, q]
-                first = True
+                for k in range(c):
+                    o[k] = low
                 for i in range(kh):
                     r = p * sh + i - pt
                     if r < 0 or r >= h:
@@ -44,33 +47,25 @@ def _max_pool_loop(x, out, b0, b1, kh, kw, sh, sw, pt, pl):
                         if s < 0 or s >= w:
                             continue
                         row = x[b, r, s]
-                        if first:
-                            for k in range(c):
-                                o[k] = row[k]
-                            first = False
-                        else:
-                            for k in range(c):
-                                v = row[k]
-                                a = o[k]
-                                o[k] = v if (v > a or v != v) else a
+                        for k in range(c):
+                            v = row[k]
+                            if o[k] < v:
+                                o[k] = v
 
 
-def _max_pool_grad_loop(x, y, dy, dx, b0, b1, kh, kw, sh, sw, pt, pl, relu):
+def _max_pool_grad_loop(x, dy, dx, b0, b1, kh, kw, sh, sw, pt, pl, relu):
     """Windows must not overlap; `dx` must be zero where no window reads (or every input in one)."""
     h, w, c = x.shape[1], x.shape[2], x.shape[3]
-    oh, ow = y.shape[1], y.shape[2]
+    oh, ow = dy.shape[1], dy.shape[2]
     zero = dx.dtype.type(0)
-    routed = np.empty(c, np.bool_)
-    g = np.empty(c, dx.dtype)
+    best = np.empty(c, x.dtype)
+    arg = np.empty(c, np.int64)
     for b in range(b0, b1):
         for p in range(oh):
             for q in range(ow):
-                yy = y[b, p, q]
                 gg = dy[b, p, q]
-                for k in range(c):
-                    routed[k] = False
-                    v = gg[k] + zero
-                    g[k] = relu_grad_scalar(v, yy[k], zero) if relu else v
+                # The argmax: the window's first element, then each later one greater than the one held.
+                n = 0
                 for i in range(kh):
                     r = p * sh + i - pt
                     if r < 0 or r >= h:
@@ -80,11 +75,29 @@ def _max_pool_grad_loop(x, y, dy, dx, b0, b1, kh, kw, sh, sw, pt, pl, relu):
                         if s < 0 or s >= w:
                             continue
                         xr = x[b, r, s]
+                        for k in range(c):
+                            v = xr[k]
+                            if n == 0 or best[k] < v:
+                                best[k] = v
+                                arg[k] = n
+                        n += 1
+                n = 0
+                for i in range(kh):
+                    r = p * sh + i - pt
+                    if r < 0 or r >= h:
+                        continue
+                    for j in range(kw):
+                        s = q * sw + j - pl
+                        if s < 0 or s >= w:
+                            continue
                         dr = dx[b, r, s]
                         for k in range(c):
-                            hit = not routed[k] and xr[k] == yy[k]
-                            dr[k] = g[k] if hit else zero
-                            routed[k] = routed[k] or hit
+                            if arg[k] == n:
+                                v = gg[k] + zero
+                                dr[k] = relu_grad_scalar(v, best[k], zero) if relu else v
+                            else:
+                                dr[k] = zero
+                        n += 1
 
 
 def _bias_relu_loop(rows, bias, relu):
@@ -145,12 +158,13 @@ def usable(*arrays):
 
 def max_pool(x, out, b0, b1, g):
     """Writes the max pool of batch rows [b0, b1) of NHWC `x` into `out` (geometry `g`)."""
-    _kernel(_max_pool_loop)(x, out, b0, b1, g.kh, g.kw, g.sh, g.sw, g.pt, g.pl)
+    low = np.finfo(x.dtype).min
+    _kernel(_max_pool_loop)(x, out, b0, b1, g.kh, g.kw, g.sh, g.sw, g.pt, g.pl, x.dtype.type(low))
 
 
-def max_pool_grad(x, y, dy, dx, b0, b1, g, relu):
-    """Writes MaxPoolGrad (times `y > 0` with `relu`) of batch rows [b0, b1) into `dx`."""
-    _kernel(_max_pool_grad_loop)(x, y, dy, dx, b0, b1, g.kh, g.kw, g.sh, g.sw, g.pt, g.pl, relu)
+def max_pool_grad(x, dy, dx, b0, b1, g, relu):
+    """Writes MaxPoolGrad (times `x > 0` at the routed input with `relu`) of batch rows [b0, b1) into `dx`."""
+    _kernel(_max_pool_grad_loop)(x, dy, dx, b0, b1, g.kh, g.kw, g.sh, g.sw, g.pt, g.pl, relu)
 
 
 def bias_relu(block, bias, relu):

@@ -25,21 +25,31 @@ from .core_ops import shape
 
 # ---- GatherV2 --------------------------------------------------------------------------------
 def _gather_infer(op):
+    """TF's GatherV2 shape function: params.shape[:axis] + indices.shape[batch_dims:] + params.shape[axis + 1:]
+    (the batch dimensions are not merged; the kernel checks that they agree)."""
     params, indices, axis_t = op._inputs
     _check_dtype(indices, _INDEX_DTYPES, "indices", "GatherV2")
     _check_dtype(axis_t, _INDEX_DTYPES, "axis", "GatherV2")
+    _with_rank_at_least(_dims(params), 1)
     _with_rank(axis_t, 0)
+    batch_dims = op._attrs.get("batch_dims", 0)
     pd, idd = _dims(params), _dims(indices)
     av = _value(axis_t)
+    if av is None:
+        if pd is None or idd is None:
+            return [(params._dtype, None)]
+        b = batch_dims + len(idd) if batch_dims < 0 else batch_dims
+        return [(params._dtype, (None,) * (len(pd) + len(idd) - 1 - b))]
+    a = int(av)
+    _with_rank_at_least(pd, -a if a < 0 else a + 1)
+    if idd is not None:
+        _with_rank_at_least(idd, abs(batch_dims))
     if pd is None or idd is None:
         return [(params._dtype, None)]
-    if av is None:
-        return [(params._dtype, (None,) * (len(pd) + len(idd) - 1))]
-    a = int(av)
-    if not -len(pd) <= a < len(pd):
-        raise ValueError("Shape must be at least rank %d but is rank %d" % (a + 1 if a >= 0 else -a, len(pd)))
+    b = batch_dims + len(idd) if batch_dims < 0 else batch_dims
+    _with_rank_at_least(pd, b + 1)
     a %= len(pd)
-    return [(params._dtype, pd[:a] + idd + pd[a + 1:])]
+    return [(params._dtype, pd[:a] + idd[b:] + pd[a + 1:])]
 
 
 def _check_indices(indices, limit):
@@ -50,18 +60,47 @@ def _check_indices(indices, limit):
                                                                int(indices[pos]), limit))
 
 
-def _gather_kernel(xp, params, indices, axis, batch_dims):
+def _gather_kernel(xp, params, indices, axis, batch_dims=0):
     a = int(axis)
+    if params.ndim < 1:
+        raise _invalid("params must be at least 1 dimensional")
     if not -params.ndim <= a < params.ndim:
         raise _invalid("Expected axis in the range [%d, %d), but got %d" % (-params.ndim, params.ndim, a))
     a %= params.ndim
-    _check_indices(indices, params.shape[a])
-    return xp.take(params, indices, axis=a)
+    if batch_dims == 0:
+        _check_indices(indices, params.shape[a])
+        return xp.take(params, indices, axis=a)
+    b = int(batch_dims)
+    if not -indices.ndim <= b <= indices.ndim:
+        raise _invalid("Expected batch_dims in the range [%d, %d], but got %d" % (-indices.ndim, indices.ndim, b))
+    if b < 0:
+        b += indices.ndim
+    if b >= params.ndim:
+        raise _invalid("batch_dims (%d) must be less than rank(params) (%d)." % (b, params.ndim))
+    if a < b:
+        raise _invalid("batch_dims (%d) must be less than or equal to axis (%d)." % (b, a))
+    for i in _prange(b):
+        if params.shape[i] != indices.shape[i]:
+            raise _invalid("params.shape[%d]: %d should be equal to indices.shape[%d]: %d"
+                           % (i, params.shape[i], i, indices.shape[i]))
+    out_shape = params.shape[:a] + indices.shape[b:] + params.shape[a + 1:]
+    if indices.size == 0:
+        return xp.zeros(out_shape, dtype=params.dtype)
+    gather_size = params.shape[a]
+    _check_indices(indices, gather_size)
+    batch = int(np.prod(params.shape[:b], dtype=np.int64))
+    outer = int(np.prod(params.shape[b:a], dtype=np.int64))
+    inner = int(np.prod(params.shape[a + 1:], dtype=np.int64))
+    flat = params.reshape(batch, outer, gather_size, inner)
+    idx = indices.reshape(batch, 1, -1, 1)
+    return xp.take_along_axis(flat, idx, axis=2).reshape(out_shape)
 
 
 def _gather_grad(op, grad):
     """d/dparams gather(params, i) = grad's slices summed at rows i (an IndexedSlices for axis 0)."""
     params, indices, axis_t = op._inputs
+    if op._attrs.get("batch_dims", 0):
+        return [_batch_gather_grad(params, indices, axis_t, op._attrs["batch_dims"], grad), None, None]
     params_shape = shape(params)
     indices_size = expand_dims(size(indices), 0)
     axis_static = tensor_util.constant_value(axis_t)
@@ -84,34 +123,88 @@ def _gather_grad(op, grad):
     return [transpose(dense, invert_permutation(perm)), None, None]
 
 
+def _batch_gather_grad(params, indices, axis_t, batch_dims, grad):
+    """The params gradient of a gather with batch dimensions: with params seen as [B, O, G, I] (batch,
+    outer, gathered axis, inner sizes) and the gradient as [B, O, N, I], each batch's N gradient rows
+    are summed onto its G rows (as TF's unsorted_segment_sum over batch-offset indices)."""
+    from .math_binary_ops import add, floormod, multiply
+    from .math_ops import cast
+    from .math_reduce_ops import reduce_prod
+    params_shape = shape(params)
+    r, ri = params._shape.ndims, indices._shape.ndims
+    b = batch_dims
+    if b < 0:
+        b = b + ri if ri is not None else add(b, rank(indices))
+    axis_static = tensor_util.constant_value(axis_t)
+    if axis_static is not None and r is not None:
+        a = int(axis_static) % r
+        a1 = a + 1
+    else:
+        a = floormod(cast(axis_t, dtypes.int32), rank(params))
+        a1 = add(a, 1)
+    dims = [reduce_prod(params_shape[:b]), reduce_prod(params_shape[b:a]), params_shape[a],
+            reduce_prod(params_shape[a1:])]
+    batch, outer, gathered, inner = dims
+    n = reduce_prod(shape(indices)[b:])
+    values = reshape(ops.convert_to_tensor(grad), stack([batch, outer, n, inner]))
+    values = reshape(transpose(values, [0, 2, 1, 3]), stack([multiply(batch, n), outer, inner]))
+    offsets = multiply(range(0, batch), gathered)
+    flat = reshape(add(reshape(indices, stack([batch, n])), expand_dims(cast(offsets, indices.dtype), 1)), [-1])
+    dense = ops.convert_to_tensor(IndexedSlices(values, flat, stack([multiply(batch, gathered), outer, inner])))
+    dense = transpose(reshape(dense, stack([batch, gathered, outer, inner])), [0, 2, 1, 3])
+    return reshape(dense, params_shape)
+
+
 register_op("GatherV2", infer=_gather_infer, kernel=_gather_kernel, grad=_gather_grad, gpu=True, host_inputs=(2,))
+
+
+def _make_int(v, arg_name):
+    """An int attribute's value as TF's op wrappers convert it (`int(v)`; None: the default 0)."""
+    if v is None:
+        return 0
+    if isinstance(v, (str, bytes)) or ops.is_tensor(v):
+        raise TypeError("Expected int for argument '%s' not %r." % (arg_name, v))
+    try:
+        return int(v)
+    except (TypeError, ValueError):
+        raise TypeError("Expected int for argument '%s' not %r." % (arg_name, v)) from None
 
 
 def gather(params, indices, validate_indices=None, name=None, axis=None, batch_dims=0):
     """Gathers slices from `params` axis `axis` according to `indices`.
+
+    With `batch_dims = b`, the first `b` dimensions of `params` and `indices` are batch dimensions
+    (they must be equal) and each batch gathers from its own slice of `params`:
+    `result[i1..ib, ...] = gather(params[i1..ib], indices[i1..ib], axis=axis - b)`.
 
     Args:
       params: The `Tensor` from which to gather values (rank at least `axis + 1`).
       indices: An int32/int64 `Tensor` of indices in `[0, params.shape[axis])`.
       validate_indices: Deprecated, does nothing (indices are always validated).
       name: A name for the operation (optional).
-      axis: The axis in `params` to gather `indices` from (default 0).
-      batch_dims: Must be 0.
+      axis: The axis in `params` to gather `indices` from (default: `batch_dims`). A constant axis of 0
+        gathers without batch dimensions (as TF's `tf.gather`, which then ignores `batch_dims`).
+      batch_dims: An int, the number of leading batch dimensions (negative: counted from the end of
+        `indices`' dimensions). Must be `<= axis` (after normalization) and `< rank(params)`.
 
     Returns:
-      A `Tensor` of shape `params.shape[:axis] + indices.shape + params.shape[axis + 1:]`.
+      A `Tensor` of shape `params.shape[:axis] + indices.shape[batch_dims:] + params.shape[axis + 1:]`.
 
     Raises:
-      ValueError: If `axis` is out of range, or `batch_dims` is not 0.
-      InvalidArgumentError: At run time, for an index out of range.
+      ValueError: If `axis` or `batch_dims` is out of range for the static ranks.
+      TypeError: If `batch_dims` is not an int.
+      InvalidArgumentError: At run time, for an index out of range, batch dimensions that differ, or
+        `batch_dims` out of range for the actual ranks.
     """
     del validate_indices
-    if batch_dims != 0:
-        raise ValueError("gather with batch_dims=%r is not supported" % (batch_dims,))
+    if axis is None:
+        axis = batch_dims
     params = ops.convert_to_tensor(params, name="params")
     indices = _index_tensor(indices, name="indices")
-    axis = _index_tensor(0 if axis is None else axis, name="axis")
-    return ops.apply_op("GatherV2", [params, indices, axis], {"batch_dims": 0}, name=name)
+    axis = _index_tensor(axis, name="axis")
+    axis_value = tensor_util.constant_value(axis)
+    batch_dims = 0 if axis_value is not None and int(axis_value) == 0 else _make_int(batch_dims, "batch_dims")
+    return ops.apply_op("GatherV2", [params, indices, axis], {"batch_dims": batch_dims}, name=name)
 
 
 # ---- GatherNd / ScatterNd --------------------------------------------------------------------
@@ -165,23 +258,85 @@ def gather_nd(params, indices, name=None, batch_dims=0):
     """Gathers slices from `params` into a tensor with shape given by `indices`.
 
     `indices[..., :]` holds index tuples into the first `indices.shape[-1]` dimensions of `params`.
+    With `batch_dims = b`, the first `b` dimensions of `params` and `indices` are batch dimensions
+    and the index tuples index into `params[i1..ib]`:
+    `result[i1..ib, ...] = gather_nd(params[i1..ib], indices[i1..ib])`.
 
     Args:
       params: A `Tensor`.
       indices: An int32/int64 `Tensor`.
       name: A name for the operation (optional).
-      batch_dims: Must be 0.
+      batch_dims: An int (or a constant scalar `Tensor`): the number of batch dimensions, `>= 0`,
+        less than the ranks of `params` and `indices`.
 
     Returns:
-      A `Tensor` of shape `indices.shape[:-1] + params.shape[indices.shape[-1]:]`.
+      A `Tensor` of shape `indices.shape[:-1] + params.shape[batch_dims + indices.shape[-1]:]`.
 
     Raises:
-      InvalidArgumentError: At run time, for an index tuple out of range.
+      TypeError: If `batch_dims` is not an int.
+      ValueError: If `batch_dims` is negative or not less than the static ranks of `params` and
+        `indices`.
+      InvalidArgumentError: At run time, for an index tuple out of range (for `batch_dims > 0`, the
+        message shows the tuple with the batch coordinates in front, as TF's).
     """
-    if batch_dims != 0:
-        raise ValueError("gather_nd with batch_dims=%r is not supported" % (batch_dims,))
-    params = ops.convert_to_tensor(params, name="params")
-    return ops.apply_op("GatherNd", [params, _index_tensor(indices, name="indices")], name=name)
+    if ops.is_tensor(batch_dims):
+        value = tensor_util.constant_value(batch_dims)
+        batch_dims = batch_dims if value is None else value
+    if batch_dims is not None and not ops.is_tensor(batch_dims) and not isinstance(batch_dims, (str, bytes)):
+        try:
+            batch_dims = int(batch_dims)
+        except (TypeError, ValueError):
+            pass
+    if batch_dims == 0 and isinstance(batch_dims, int):
+        params = ops.convert_to_tensor(params, name="params")
+        return ops.apply_op("GatherNd", [params, _index_tensor(indices, name="indices")], name=name)
+    return _batch_gather_nd(params, indices, batch_dims, name)
+
+
+def _batch_gather_nd(params, indices, batch_dims, name):
+    """gather_nd with `batch_dims > 0`, built as TF builds it: each index tuple gets its batch
+    coordinates in front (a meshgrid of the batch dimensions), and one GatherNd runs on `params`."""
+    from .array_select_ops import meshgrid
+    from .math_ops import cast
+    from .math_reduce_ops import reduce_prod
+    with ops.name_scope(name, "BatchGatherND", [params, indices]):
+        indices = _index_tensor(indices, name="indices")
+        params = ops.convert_to_tensor(params, name="params")
+        if not isinstance(batch_dims, int):
+            raise TypeError("Argument `batch_dims` must be an int; got %s" % (batch_dims,))
+        if batch_dims < 0:
+            raise ValueError("tf.gather_nd does not allow negative batch_dims.")
+        params_ndims, indices_ndims = params.shape.ndims, indices.shape.ndims
+        if indices_ndims is not None and batch_dims >= indices_ndims:
+            raise ValueError("Argument `batch_dims` = %d must be less than rank(`indices`) = %d"
+                             % (batch_dims, indices_ndims))
+        if params_ndims is not None and batch_dims >= params_ndims:
+            raise ValueError("Argument `batch_dims` = %d must be less than rank(`params`) = %d"
+                             % (batch_dims, params_ndims))
+        params_shape = shape(params)
+        indices_shape = shape(indices)
+        batch_shape = params_shape[:batch_dims]
+        batch_size = reduce_prod(batch_shape, [0])
+        index_internal_ndims = rank(indices) - batch_dims - 1
+        indices_internal_shape = indices_shape[batch_dims:-1]
+        dim_ranges = [cast(range(0, d, 1), indices.dtype) for d in unstack(batch_shape, num=batch_dims)]
+        flat_list = [reshape(x, [-1]) for x in meshgrid(*dim_ranges, indexing="ij")]
+        index_grid = transpose(stack(flat_list, axis=0))
+        grid_shape = shape(index_grid)
+        index_grid = reshape(index_grid, concat([grid_shape[:1], fill(expand_dims(index_internal_ndims, 0), 1),
+                                                 grid_shape[1:]], 0))
+        index_grid = tile(index_grid, concat([[1], indices_internal_shape, [1]], 0))
+        flat_indices = reshape(indices, concat([expand_dims(batch_size, 0), indices_shape[batch_dims:]], 0))
+        out = ops.apply_op("GatherNd", [params, concat([index_grid, flat_indices], -1)])
+        out = reshape(out, concat([batch_shape, shape(out)[1:]], 0))
+        # The static shape: batch dims (of both inputs) + indices' inner dims + params' trailing dims.
+        pd, idd = params.shape, indices.shape
+        if pd.ndims is not None and idd.ndims is not None and idd[-1].value is not None:
+            k = idd[-1].value
+            if batch_dims + k <= pd.ndims:
+                out.set_shape(pd[:batch_dims].merge_with(idd[:batch_dims]).concatenate(idd[batch_dims:-1])
+                              .concatenate(pd[batch_dims + k:]))
+        return out
 
 
 def _scatter_nd_infer(op):
@@ -344,6 +499,6 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
 
 # Names from modules of the family that also import names of this one (a cycle): bound here,
 # after this module's own names exist, and only called at run time.
-from .array_join_ops import concat  # noqa: E402
+from .array_join_ops import concat, stack, tile, unstack  # noqa: E402
 from .array_permute_ops import invert_permutation, transpose  # noqa: E402
-from .array_shape_ops import expand_dims, range, rank, reshape, size  # noqa: E402
+from .array_shape_ops import expand_dims, fill, range, rank, reshape, size  # noqa: E402

@@ -45,7 +45,7 @@ def _reraise(e, *plans):
     err = errors.wrap_kernel_error(e, op)
     if err is e:
         raise e
-    raise err from e
+    raise err from errors.cause_of(e)
 
 
 def trace(fn, name, input_specs, args_to_fn=None, op_value=True):
@@ -497,11 +497,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
             body_struct = b_struct[0]
         elif isinstance(loop_vars, (list, tuple)) and not isinstance(b_struct, (list, tuple)):
             body_struct = [b_struct]
-        try:
-            nest.assert_same_structure(loop_vars, body_struct, check_types=False)
-        except (ValueError, TypeError) as e:
-            raise ValueError("The two structures don't have the same nested structure: loop_vars and the body's "
-                             "result. (%s)" % e) from None
+        _check_body_structure(loop_vars, to_args(bg.inputs), b_struct, maximum_iterations, return_same_structure)
         for t, out, s in zip(inits, body_leaves, invariants):
             if out.dtype is not t.dtype:
                 raise TypeError("Loop var %s enters the loop with type %s, but has type %s after 1 iteration."
@@ -541,14 +537,109 @@ def _eager_while(cond, body, loop_vars, maximum_iterations, return_same_structur
     i = 0
     while (limit is None or i < limit) and bool(cond(*args(values))):
         out = body(*args(values))
+        _check_body_structure(loop_vars, args(values), out, maximum_iterations, return_same_structure)
         if isinstance(loop_vars, (list, tuple)) and not isinstance(out, (list, tuple)):
             out = [out]
-        nest.assert_same_structure(loop_vars, out, check_types=False)
         values = out
         i += 1
     if not return_same_structure and len(nest.flatten(values)) == 1:
         return nest.flatten(values)[0]
     return values
+
+
+def _check_body_structure(loop_vars, body_args, result, maximum_iterations, return_same_structure):
+    """TF1's check of a loop body's result against its arguments: the top level is compared as
+    lists, deeper levels must match in sequence type too. With `maximum_iterations`, TF loops over
+    `(counter, loop_vars)` (a single loop variable: `(counter, loop_vars[0])`) and the body returns
+    `(counter + 1, body(...))`, so the whole result is compared with the loop variables as they were
+    given: a list of loop variables whose body returns a tuple is a TypeError.
+
+    Raises:
+      TypeError: If a sequence type differs below the top level.
+      ValueError: If the nesting or the number of elements differs.
+    """
+    if not isinstance(loop_vars, (list, tuple)):
+        return  # a single loop variable given bare (TF's packed case)
+    if maximum_iterations is None:
+        args = list(body_args)
+        res = list(result) if nest._is_sequence(result) else [result]
+    elif len(loop_vars) == 1 and not return_same_structure:
+        args, res = [_COUNTER, body_args[0]], [_COUNTER, result]
+    else:
+        given = type(loop_vars)(*body_args) if _is_namedtuple(loop_vars) else type(loop_vars)(body_args)
+        args, res = [_COUNTER, given], [_COUNTER, result]
+    msg = _structure_mismatch(args, res)
+    if msg is not None:
+        exc, more = msg
+        raise exc("The two structures don't have the same nested structure.\n\nFirst structure: %s\n\n"
+                  "Second structure: %s\n\nMore specifically: %s\nEntire first structure:\n%s\n"
+                  "Entire second structure:\n%s" % (_describe(args), _describe(res), more, _dots(args), _dots(res)))
+
+
+class _Counter:
+    """Stands for TF's iteration counter loop variable in structure messages."""
+
+    def __repr__(self):
+        return "<tf.Tensor 'iteration_counter:0' shape=() dtype=int32>"
+
+    __str__ = __repr__
+
+
+_COUNTER = _Counter()
+
+
+def _is_namedtuple(x):
+    return isinstance(x, tuple) and hasattr(type(x), "_fields")
+
+
+def _describe(x):
+    """TF's `PyObjectToString` of a structure: its type name and str."""
+    return "type=%s str=%s" % (type(x).__name__, x)
+
+
+def _dots(x):
+    """The structure with each leaf written as a dot (TF's "Entire ... structure")."""
+    if isinstance(x, dict):
+        return "{%s}" % ", ".join("%r: %s" % (k, _dots(x[k])) for k in sorted(x))
+    if nest._is_sequence(x):
+        inner = ", ".join(_dots(v) for v in x)
+        if isinstance(x, list):
+            return "[%s]" % inner
+        if _is_namedtuple(x):
+            return "%s(%s)" % (type(x).__name__, ", ".join("%s=%s" % (f, _dots(v)) for f, v in zip(x._fields, x)))
+        return "(%s,)" % inner if len(x) == 1 else "(%s)" % inner
+    return "."
+
+
+def _structure_mismatch(a, b):
+    """(exception class, TF's "More specifically" text) for the first difference of `a` and `b`
+    (sequence types compared as TF's nest with check_types: lists with lists, mappings with
+    mappings, anything else by its exact type), or None."""
+    seq_a, seq_b = nest._is_sequence(a), nest._is_sequence(b)
+    if seq_a != seq_b:
+        s, o = (a, b) if seq_a else (b, a)
+        return ValueError, 'Substructure "%s" is a sequence, while substructure "%s" is not' % (_describe(s),
+                                                                                                 _describe(o))
+    if not seq_a:
+        return None
+    if type(a) is not type(b) and not (isinstance(a, list) and isinstance(b, list)) and not (
+            isinstance(a, dict) and isinstance(b, dict)):
+        return TypeError, ("The two namedtuples don't have the same sequence type. First structure %s has type %s, "
+                           "while second structure %s has type %s" % (_describe(a), type(a).__name__, _describe(b),
+                                                                      type(b).__name__))
+    if isinstance(a, dict) and sorted(a) != sorted(b):
+        return ValueError, ("The two dictionaries don't have the same set of keys. First structure has keys %s, "
+                            "while second structure has keys %s" % (sorted(a), sorted(b)))
+    ca, cb = nest._children(a), nest._children(b)
+    if len(ca) != len(cb):
+        return ValueError, ("The two structures don't have the same number of elements. First structure %s has "
+                            "length %d, while second structure %s has length %d"
+                            % (_describe(a), len(ca), _describe(b), len(cb)))
+    for x, y in zip(ca, cb):
+        found = _structure_mismatch(x, y)
+        if found is not None:
+            return found
+    return None
 
 
 def _shape_within(shape, invariant):

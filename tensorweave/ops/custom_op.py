@@ -17,8 +17,9 @@ gradient registered again. Here one declaration gives a first-class op:
 The result is the op's constructor `my_relu(x, *, <attrs>, name=None)`. Its ops run in sessions,
 eagerly and inside `tf.function`, differentiate through `tf.gradients` and `GradientTape`, are
 listed by `tf.list_ops()`, and survive `export_meta_graph`/`import_meta_graph`: a meta graph
-records the module that declared the op and importing it imports that module when the type is
-not registered yet.
+records the module that declared the op, and importing it imports that module when the type is
+not registered yet and the caller trusts the module (`import_meta_graph(..., trusted_modules=[...])`:
+a file never makes tensorweave import code on its own).
 
 Kernels are `kernel(*arrays, **attrs)` returning one array per output (a tuple for several). They
 do not receive the array module: a plain NumPy function (the py_func prototype) and a
@@ -628,18 +629,32 @@ def declaring_module(op_type):
     return decl.module if decl is not None else None
 
 
-def import_declaring_module(op_type, module, node_name):
+def import_declaring_module(op_type, module, node_name, trusted=False):
     """Imports `module` so that it declares the custom op type `op_type` again (for a meta graph
     naming an op type that is not registered).
 
+    Importing a module runs its code, so a module named by a file is imported only when the caller
+    trusts it (`trusted_modules` of `tf.train.import_meta_graph`).
+
+    Args:
+      op_type: The op type the meta graph needs.
+      module: The module the meta graph says declared it.
+      node_name: The node that needs it (for messages).
+      trusted: Whether the caller trusts `module`; if not, nothing is imported.
+
     Raises:
-      ValueError: If the import fails or does not register `op_type`, naming both.
+      ValueError: If `module` is not trusted, or the import fails or does not register `op_type`,
+        naming both.
     """
     head = ("Op type not registered '%s' in binary (needed by op '%s'): it is a custom op declared in module '%s'"
             % (op_type, node_name, module))
     if module == "__main__":
         raise ValueError(head + ", a script; declare it in an importable module, or run the declaration before "
                          "importing the meta graph")
+    if not trusted:
+        raise ValueError(head + "; importing a meta graph imports only modules the caller trusts. Import '%s' first, "
+                         "or pass trusted_modules=['%s'] to tf.train.import_meta_graph if this file is yours"
+                         % (module, module))
     try:
         importlib.import_module(module)
     except Exception as e:

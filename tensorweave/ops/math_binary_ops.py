@@ -1,7 +1,7 @@
 """Math ops: element-wise binary arithmetic with broadcasting (add, subtract, multiply, the
 divisions, pow, maximum/minimum, ...), comparisons and logical ops."""
 
-from ..framework import dtypes, ops
+from ..framework import dtypes, errors, ops
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.registry import NO_GRADIENT, register_op
 from . import core_ops
@@ -11,6 +11,7 @@ from .math_helpers import (
     _COMPLEX,
     _FLOAT,
     _FLOAT_COMPLEX,
+    _INT32_64,
     _NUMERIC,
     _REAL,
     _TRANSCENDENTAL,
@@ -20,6 +21,8 @@ from .math_helpers import (
     _check_int_divisor,
     _compare_infer,
     _convert_same,
+    _is_python_value,
+    _no_kernel,
     _op_scope,
 )
 
@@ -81,6 +84,8 @@ def _pow_grad(op, grad):
     """d x^y = (grad * y * x^(y-1), grad * x^y * log(x)), with log(x) taken as 0 where x <= 0."""
     from .array_ops import where
     x, y = op._inputs
+    if x.dtype.is_integer:
+        return [None, None]  # integers are not differentiable (TF's tf.gradients gives None)
     z = op._outputs[0]
     gx = multiply(grad, multiply(y, pow(x, subtract(y, 1))))
     mask = not_equal(x, 0) if x.dtype.is_complex else greater(x, 0)
@@ -123,12 +128,14 @@ def _atan2_grad(op, grad):
 
 
 def _floor_div_kernel(xp, x, y):
-    _check_int_divisor(y)
+    if x.dtype.kind == "c":
+        raise _no_kernel("FloorDiv", x.dtype, _REAL)
+    _check_int_divisor(x, y)
     return xp.floor_divide(x, y) if x.dtype.kind in "iu" else xp.floor(x / y)
 
 
 def _floor_mod_kernel(xp, x, y):
-    _check_int_divisor(y)
+    _check_int_divisor(x, y)
     if x.dtype.kind in "iu":
         return xp.mod(x, y)
     t = xp.fmod(x, y)  # TF's float floor-mod keeps fmod's sign of zero
@@ -136,7 +143,9 @@ def _floor_mod_kernel(xp, x, y):
 
 
 def _truncate_div_kernel(xp, x, y):
-    _check_int_divisor(y)
+    if x.dtype.kind == "c":
+        raise _no_kernel("TruncateDiv", x.dtype, _REAL)
+    _check_int_divisor(x, y)
     if x.dtype.kind not in "iu":
         return xp.trunc(x / y)
     q = xp.floor_divide(x, y)
@@ -144,12 +153,26 @@ def _truncate_div_kernel(xp, x, y):
 
 
 def _truncate_mod_kernel(xp, x, y):
-    _check_int_divisor(y)
+    if x.dtype.itemsize == 2 and x.dtype.kind == "f":
+        raise _no_kernel("TruncateMod", x.dtype, (dtypes.float32, dtypes.float64) + _INT32_64)
+    _check_int_divisor(x, y)
     return xp.fmod(x, y)
 
 
 def _real_div_kernel(xp, x, y):
-    return _truncate_div_kernel(xp, x, y) if x.dtype.kind in "iu" else x / y
+    if x.dtype.kind in "iu":  # TF's RealDiv has kernels for floating point and complex types only
+        raise _no_kernel("RealDiv", x.dtype, _FLOAT_COMPLEX)
+    return x / y
+
+
+def _pow_kernel(xp, x, y):
+    try:
+        return xp.power(x, y)
+    except ValueError:  # NumPy: "Integers to negative integer powers are not allowed."
+        if x.dtype.kind in "iu" and bool((y < 0).any()):
+            raise errors.InvalidArgumentError(None, None, "Integers to negative integer powers are not allowed") \
+                from None
+        raise
 
 
 def _div_no_nan_kernel(xp, x, y):
@@ -181,7 +204,7 @@ for _op_type, _kernel, _grad in [
         ("FloorMod", _floor_mod_kernel, _floor_mod_grad),
         ("TruncateDiv", _truncate_div_kernel, NO_GRADIENT),
         ("TruncateMod", _truncate_mod_kernel, NO_GRADIENT),
-        ("Pow", lambda xp, x, y: xp.power(x, y), _pow_grad),
+        ("Pow", _pow_kernel, _pow_grad),
         ("Maximum", lambda xp, x, y: xp.maximum(x, y), _maximum_grad),
         ("Minimum", lambda xp, x, y: xp.minimum(x, y), _minimum_grad),
         ("SquaredDifference", _squared_difference_kernel, _squared_difference_grad),
@@ -222,28 +245,74 @@ def _add_v2(x, y, name=None):
 
 subtract = _binary_op("subtract", "Sub", _NUMERIC, "Returns x - y element-wise, with broadcasting.")
 multiply = _binary_op("multiply", "Mul", _NUMERIC, "Returns x * y element-wise, with broadcasting.")
-realdiv = _binary_op("realdiv", "RealDiv", _NUMERIC,
-                     "Returns x / y element-wise for real types (integers truncate), with broadcasting.")
-div_no_nan = _binary_op("div_no_nan", "DivNoNan", _FLOAT_COMPLEX,
-                        "Returns x / y element-wise, 0 where y is 0.", default_name="div_no_nan")
-floor_div = _binary_op("floor_div", "FloorDiv", _REAL, "Returns floor(x / y) element-wise (the FloorDiv op).")
-floordiv = _binary_op("floordiv", "FloorDiv", _REAL,
-                      "Divides `x / y` element-wise, rounding toward the most negative integer (Python's `//`).",
-                      default_name="floordiv")
+_NO_KERNEL_NOTE = ("\n\n    As in TF, %s are accepted but have no kernel: running the op on them raises "
+                   "InvalidArgumentError.")
+realdiv = _binary_op("realdiv", "RealDiv", _NUMERIC, "Returns x / y element-wise, with broadcasting."
+                     + _NO_KERNEL_NOTE % "integer types")
+floor_div = _binary_op("floor_div", "FloorDiv", _NUMERIC, "Returns floor(x / y) element-wise (the FloorDiv op)."
+                       + _NO_KERNEL_NOTE % "complex types")
+floordiv = _binary_op("floordiv", "FloorDiv", _NUMERIC,
+                      "Divides `x / y` element-wise, rounding toward the most negative integer (Python's `//`)."
+                      + _NO_KERNEL_NOTE % "complex types", default_name="floordiv")
 floormod = _binary_op("floormod", "FloorMod", _REAL,
                       "Returns the element-wise remainder of `x // y`, with the sign of `y` (Python's `%`).")
 mod = floormod
-truncatediv = _binary_op("truncatediv", "TruncateDiv", _REAL, "Returns x / y element-wise, rounded toward zero.")
-truncatemod = _binary_op("truncatemod", "TruncateMod", _REAL,
-                         "Returns the element-wise remainder of division rounded toward zero (C's `fmod`).")
+truncatediv = _binary_op("truncatediv", "TruncateDiv", _NUMERIC, "Returns x / y element-wise, rounded toward zero."
+                         + _NO_KERNEL_NOTE % "complex types")
+truncatemod = _binary_op("truncatemod", "TruncateMod", _FLOAT + _INT32_64,
+                         "Returns the element-wise remainder of division rounded toward zero (C's `fmod`)."
+                         + _NO_KERNEL_NOTE % "float16 tensors")
 
 
 def _true_div_cast(dtype):
+    """The floating point type TF's true division computes integers of `dtype` in (None: `dtype` itself)."""
     if dtype in (dtypes.int8, dtypes.uint8, dtypes.int16, dtypes.uint16):
         return dtypes.float32
     if dtype in (dtypes.int32, dtypes.int64):
         return dtypes.float64
     return None
+
+
+# The types `div_no_nan` accepts, in the order TF's message lists them.
+_DIV_NO_NAN_TYPES = ((dtypes.uint8, dtypes.int8, dtypes.uint16, dtypes.int16, dtypes.int32, dtypes.int64)
+                     + _FLOAT_COMPLEX)
+
+
+def div_no_nan(x, y, name=None):
+    """Computes a safe divide which returns 0 if `y` (denominator) is zero.
+
+    Integer inputs are divided in floating point, as `truediv` does (int8/int16/uint8/uint16 in
+    float32, int32/int64 in float64).
+
+    Args:
+      x: A `Tensor` of a numeric type.
+      y: A `Tensor` of the same type as `x` (Python values are converted to it).
+      name: A name for the operation (optional).
+
+    Returns:
+      The element-wise value of `x / y`, 0 where `y` is 0 (floating point for integer inputs).
+
+    Raises:
+      TypeError: If `x` and `y` have different dtypes, or a dtype that is not numeric.
+      ValueError: If the shapes of `x` and `y` cannot be broadcast.
+    """
+    with _op_scope(name, "div_no_nan", [x, y]) as scope:
+        if _is_python_value(x) and not _is_python_value(y):
+            y = ops.convert_to_tensor(y, name="y")
+            x = ops.convert_to_tensor(x, name="x", preferred_dtype=y.dtype)
+        else:
+            x = ops.convert_to_tensor(x, name="x")
+            y = ops.convert_to_tensor(y, name="y", preferred_dtype=x.dtype)
+        if x.dtype is not y.dtype:
+            raise TypeError("`x` and `y` must have the same dtype, got %r != %r." % (x.dtype, y.dtype))
+        if x.dtype not in _DIV_NO_NAN_TYPES:
+            raise TypeError("Invalid dtype %r in tf.math.divide_no_nan. Expected one of {%s}."
+                            % (x.dtype, ", ".join(repr(d) for d in _DIV_NO_NAN_TYPES)))
+        dt = _true_div_cast(x.dtype)
+        if dt is not None:
+            x = cast(x, dt)
+            y = cast(y, dt)
+        return ops.apply_op("DivNoNan", [x, y], name=scope)
 
 
 def truediv(x, y, name=None):
@@ -309,11 +378,11 @@ def div(x, y, name=None):
         return ops.apply_op(op_type, [x, y], name=scope)
 
 
-pow = _binary_op("pow", "Pow", _FLOAT + (dtypes.int32, dtypes.int64) + _COMPLEX,
+pow = _binary_op("pow", "Pow", _FLOAT + (dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64) + _COMPLEX,
                  "Computes the power of one value to another: x^y element-wise, with broadcasting.")
 maximum = _binary_op("maximum", "Maximum", _REAL, "Returns the element-wise max of x and y, with broadcasting.")
 minimum = _binary_op("minimum", "Minimum", _REAL, "Returns the element-wise min of x and y, with broadcasting.")
-squared_difference = _binary_op("squared_difference", "SquaredDifference", _NUMERIC,
+squared_difference = _binary_op("squared_difference", "SquaredDifference", _FLOAT + _INT32_64 + _COMPLEX,
                                 "Returns (x - y)(x - y) element-wise, with broadcasting.")
 
 

@@ -15,6 +15,15 @@ _NUMERIC = _REAL + _COMPLEX
 _FLOAT_COMPLEX = _FLOAT + _COMPLEX
 _BOOL = (dtypes.bool_,)
 _ALL = _NUMERIC + (dtypes.bool_, dtypes.string)
+_SIGNED = _FLOAT + (dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64) + _COMPLEX  # TF's Neg, Sign
+_SIGNED_REAL = _FLOAT + (dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64)  # TF's Abs
+_INT32_64 = (dtypes.int32, dtypes.int64)
+
+# TF's names of the data types in kernel messages ("DT_FLOAT") and in Cast's ("float").
+_TF_ENUM = {dtypes.float16: "DT_HALF", dtypes.float32: "DT_FLOAT", dtypes.float64: "DT_DOUBLE",
+            dtypes.int8: "DT_INT8", dtypes.int16: "DT_INT16", dtypes.int32: "DT_INT32", dtypes.int64: "DT_INT64",
+            dtypes.uint8: "DT_UINT8", dtypes.uint16: "DT_UINT16", dtypes.bool_: "DT_BOOL",
+            dtypes.complex64: "DT_COMPLEX64", dtypes.complex128: "DT_COMPLEX128", dtypes.string: "DT_STRING"}
 
 
 # ---- helpers shared by every op of the family ---------------------------------------------
@@ -81,6 +90,22 @@ def _check_dtype(t, allowed, param="x"):
                         % (param, t.dtype.name, ", ".join(d.name for d in allowed)))
 
 
+def _no_kernel(op_type, dtype, registered):
+    """The InvalidArgumentError TF's executor raises for an op whose type attribute `T` is allowed
+    by the op's definition but has no CPU kernel (`dtype`: a NumPy dtype or DType; `registered`:
+    the DTypes TF has kernels for)."""
+    dt = dtypes.as_dtype(dtype)
+    return errors.InvalidArgumentError(
+        None, None, "No OpKernel was registered to support Op '%s' with these attrs: [T=%s]\n"
+        "Registered devices: [CPU]\nRegistered kernels:\n%s"
+        % (op_type, _TF_ENUM[dt], "\n".join("  device='CPU'; T in [%s]" % _TF_ENUM[d] for d in registered)))
+
+
+def _dims_text(shape):
+    """A shape as TF's messages print it: `[2,3]`."""
+    return "[%s]" % ",".join(str(int(d)) for d in shape)
+
+
 def _broadcast_shapes(a, b):
     """The static shape of broadcasting shapes `a` and `b` (tuples of ints/None, or None).
 
@@ -119,8 +144,9 @@ def _const_value(t):
     return tensor_util._static_value(t)
 
 
-def _check_int_divisor(y):
-    if y.dtype.kind in "iu" and not np.all(y):
+def _check_int_divisor(x, y):
+    """TF's error for an integer division by zero (none when the broadcast result is empty)."""
+    if y.dtype.kind in "iu" and x.size and not np.all(y):
         raise errors.InvalidArgumentError(None, None, "Integer division by zero")
 
 

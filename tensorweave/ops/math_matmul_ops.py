@@ -1,5 +1,6 @@
 """Math ops: MatMul / BatchMatMulV2 (`matmul`), Einsum and `tensordot`."""
 
+import functools
 import numbers
 import string
 
@@ -9,7 +10,7 @@ from ..framework import dtypes, errors, ops
 from ..framework.constant_op import constant
 from ..framework.registry import register_op
 from . import core_ops
-from .math_binary_ops import _needed
+from .math_binary_ops import _needed, add, equal, less, multiply
 from .math_helpers import (
     _COMPLEX,
     _FLOAT,
@@ -18,9 +19,16 @@ from .math_helpers import (
     _check_dtype,
     _const_value,
     _convert_same,
+    _dims_text,
+    _no_kernel,
     _op_scope,
 )
-from .math_unary_ops import _conj, conj
+from .math_unary_ops import _conj, cast, conj, logical_not
+
+# The types of TF's MatMul (TF 1.15's: TF 2.x adds unsigned types without CPU kernels) and of its
+# BatchMatMulV2, which TF 2.x also has for int16.
+_MATMUL_TYPES = _FLOAT + (dtypes.int32, dtypes.int64) + _COMPLEX
+_BATCH_MATMUL_TYPES = _FLOAT + (dtypes.int16, dtypes.int32, dtypes.int64) + _COMPLEX
 
 
 # ---- MatMul / BatchMatMulV2 ----------------------------------------------------------------
@@ -44,6 +52,13 @@ def _matmul_infer(op):
 
 
 def _matmul_kernel(xp, a, b, transpose_a, transpose_b):
+    for i, x in enumerate((a, b)):
+        if x.ndim != 2:
+            raise errors.InvalidArgumentError(None, None, "In[%d] is not a matrix. Instead it has shape %s"
+                                              % (i, _dims_text(x.shape)))
+    if a.shape[0 if transpose_a else 1] != b.shape[1 if transpose_b else 0]:
+        raise errors.InvalidArgumentError(None, None, "Matrix size-incompatible: In[0]: %s, In[1]: %s"
+                                          % (_dims_text(a.shape), _dims_text(b.shape)))
     return xp.matmul(a.T if transpose_a else a, b.T if transpose_b else b)
 
 
@@ -63,8 +78,24 @@ def _matmul_grad(op, grad):
     return [_mat_mul(*ga) if na else None, _mat_mul(*gb) if nb else None]
 
 
+def _contracted_dims_known(op, ta, tb):
+    """Whether the static shapes of a (batch) matrix product fix the contracted dimension of both
+    operands to one size, so that no run can find them different. (A plan specialized on fed
+    shapes may hold refined input shapes that disagree: the kernel then reports the mismatch.)"""
+    a, b = (t._shape.as_tuple() for t in op._inputs)
+    if a is None or b is None or len(a) < 2 or len(b) < 2:
+        return False
+    k = a[-2 if ta else -1]
+    return k is not None and k == b[-1 if tb else -2]
+
+
 def _matmul_inline(op):
-    return "({0}%s @ {1}%s)" % (".T" if op._attrs["transpose_a"] else "", ".T" if op._attrs["transpose_b"] else "")
+    """`@` when the operands' inner sizes are statically known; else None (the kernel, which reports
+    a mismatch with TF's message)."""
+    ta, tb = op._attrs["transpose_a"], op._attrs["transpose_b"]
+    if not _contracted_dims_known(op, ta, tb):
+        return None
+    return "({0}%s @ {1}%s)" % (".T" if ta else "", ".T" if tb else "")
 
 
 def _product_cost(op):
@@ -102,15 +133,30 @@ def _adjoint(xp, x):
     return xp.conj(x) if x.dtype.kind == "c" else x
 
 
+def _batch_matmul_error(sa, sb, adj_x, adj_y):
+    """TF's error for operands of shapes `sa`, `sb` that do not multiply (batch dimensions first)."""
+    try:
+        np.broadcast_shapes(sa[:-2], sb[:-2])
+    except ValueError:
+        return errors.InvalidArgumentError(
+            None, None, "In[0] and In[1] must have compatible batch dimensions: %s vs. %s" % (_dims_text(sa),
+                                                                                             _dims_text(sb)))
+    return errors.InvalidArgumentError(None, None, "Matrix size-incompatible: In[0]: %s, In[1]: %s %d %d"
+                                       % (_dims_text(sa), _dims_text(sb), adj_x, adj_y))
+
+
 def _batch_matmul_kernel(xp, a, b, adj_x, adj_y):
     for i, x in enumerate((a, b)):
         if x.ndim < 2:
             raise errors.InvalidArgumentError(None, None, "In[%d] ndims must be >= 2: %d" % (i, x.ndim))
-    if adj_x:
-        a = _adjoint(xp, a)
-    if adj_y:
-        b = _adjoint(xp, b)
-    return a @ b
+    x = _adjoint(xp, a) if adj_x else a
+    y = _adjoint(xp, b) if adj_y else b
+    if x.shape[-1] != y.shape[-2]:
+        raise _batch_matmul_error(a.shape, b.shape, adj_x, adj_y)
+    try:
+        return x @ y
+    except ValueError:  # batch dimensions that do not broadcast
+        raise _batch_matmul_error(a.shape, b.shape, adj_x, adj_y) from None
 
 
 def _batch_mat_mul(a, b, adj_x, adj_y):
@@ -140,7 +186,21 @@ def _batch_matmul_inline(op):
         return None
     if any(t._shape._dims is None for t in op._inputs):
         return None
+    if not _contracted_dims_known(op, op._attrs["adj_x"], op._attrs["adj_y"]) or not _batch_dims_broadcast(op):
+        return None  # the kernel checks the shapes at run time, and reports TF's error
     return "({0}%s @ {1}%s)" % tuple(".swapaxes(-1, -2)" if op._attrs[a] else "" for a in ("adj_x", "adj_y"))
+
+
+def _batch_dims_broadcast(op):
+    """Whether the batch dimensions of a BatchMatMulV2's operands broadcast whatever is fed: every
+    pair statically equal, or one of them 1 or missing."""
+    a, b = (t._shape.as_tuple()[:-2] for t in op._inputs)
+    for i in range(1, min(len(a), len(b)) + 1):
+        da, db = a[-i], b[-i]
+        if da == 1 or db == 1 or (da is not None and da == db):
+            continue
+        return False
+    return True
 
 
 register_op("BatchMatMulV2", infer=_batch_matmul_infer, kernel=_batch_matmul_kernel, grad=_batch_matmul_grad,
@@ -155,7 +215,8 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     multiplied and the outer (batch) dimensions broadcast.
 
     Args:
-      a: A `Tensor` of type float16, float32, float64, int32, int64, complex64 or complex128 and rank >= 2.
+      a: A `Tensor` of type float16, float32, float64, int32, int64, complex64 or complex128 and rank >= 2
+        (int16 too for batches: operands of rank > 2 or unknown rank).
       b: A `Tensor` with the same type as `a`.
       transpose_a: If `True`, `a` is transposed before multiplication.
       transpose_b: If `True`, `b` is transposed before multiplication.
@@ -179,9 +240,10 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
         if transpose_b and adjoint_b:
             raise ValueError("Only one of transpose_b and adjoint_b can be True.")
         a, b = _convert_same([a, b], ("a", "b"), "MatMul")
-        _check_dtype(a, _FLOAT + (dtypes.int32, dtypes.int64) + _COMPLEX, "a")
         ra, rb = a.shape.ndims, b.shape.ndims
-        if ra is not None and rb is not None and ra <= 2 and rb <= 2:
+        batch = ra is None or rb is None or ra > 2 or rb > 2
+        _check_dtype(a, _BATCH_MATMUL_TYPES if batch else _MATMUL_TYPES, "a" if not batch else "x")
+        if not batch:
             if adjoint_a:
                 a, transpose_a = conj(a), True
             if adjoint_b:
@@ -288,7 +350,56 @@ def _einsum_infer(op):
     return [(op._inputs[0]._dtype, tuple(result))]
 
 
+@functools.lru_cache(maxsize=256)
+def _einsum_layout(equation, n):
+    """Per input of an einsum equation: (labels, whether it has an ellipsis, its number of named labels)."""
+    ins, _ = _parse_einsum(equation, n)
+    return tuple((tuple(labels), "..." in labels, len(labels) - ("..." in labels)) for labels in ins)
+
+
+def _check_einsum_shapes(equation, arrays):
+    """Raises TF's InvalidArgumentError for operands that do not fit the equation: a rank that
+    differs from the subscripts', a subscript bound to two sizes (TF, unlike NumPy, does not
+    broadcast a size 1), or ellipsis dimensions that do not broadcast."""
+    sizes = {}
+    ellipses = []
+    for i, ((labels, has_ellipsis, n_named), a) in enumerate(zip(_einsum_layout(equation, len(arrays)), arrays)):
+        shape = a.shape
+        if has_ellipsis and len(shape) < n_named:
+            raise errors.InvalidArgumentError(None, None, "Expected input %d to have rank at least %d but got: %d"
+                                              % (i, n_named, len(shape)))
+        if not has_ellipsis and len(shape) != n_named:
+            raise errors.InvalidArgumentError(None, None, "Expected input %d to have rank %d but got: %d"
+                                              % (i, n_named, len(shape)))
+        axis = 0
+        for c in labels:
+            if c == "...":
+                k = len(shape) - n_named
+                ellipses.append(shape[axis:axis + k])
+                axis += k
+                continue
+            d = sizes.setdefault(c, shape[axis])
+            if d != shape[axis]:
+                raise errors.InvalidArgumentError(
+                    None, None, "Expected dimension %d at axis %d of the input shaped %s but got dimension %d"
+                    % (d, axis, _dims_text(shape), shape[axis]))
+            axis += 1
+    if len(ellipses) > 1:
+        try:
+            np.broadcast_shapes(*ellipses)
+        except ValueError:
+            raise errors.InvalidArgumentError(None, None, "In[0] and In[1] must have compatible batch dimensions: %s"
+                                              % " vs. ".join(_dims_text(a.shape) for a in arrays)) from None
+
+
+# Types TF's Einsum accepts but has no CPU kernel for.
+_EINSUM_NO_KERNEL = frozenset(np.dtype(t) for t in (np.bool_, np.int8, np.int16, np.uint8, np.uint16))
+
+
 def _einsum_kernel(xp, *arrays, equation):
+    if arrays[0].dtype in _EINSUM_NO_KERNEL:
+        raise _no_kernel("Einsum", arrays[0].dtype, _FLOAT + (dtypes.int32, dtypes.int64) + _COMPLEX)
+    _check_einsum_shapes(equation, arrays)
     out = xp.einsum(equation, *arrays, optimize=len(arrays) > 2)
     return out if out.flags.owndata else out.copy()  # a pure permutation is a view of the input
 
@@ -310,15 +421,15 @@ def _einsum_grad(op, grad):
                 target.append(c)
                 continue
             # A repeated subscript (a diagonal): give it a fresh label tied to c by an identity matrix.
-            size = None if shape is None or "..." in ins[k] else shape[pos]
-            if size is None:
-                raise NotImplementedError("The gradient of einsum %r needs the static size of the repeated "
-                                          "subscript %r" % (op._attrs["equation"], c))
+            axis = pos
+            if "..." in ins[k] and pos > ins[k].index("..."):
+                axis = pos - len(ins[k])  # after the ellipsis: counted from the end
+            size = None if shape is None else shape[axis]
             new = fresh.pop(0)
             target.append(new)
             specs.append([c, new])
             with xk.graph.as_default():
-                operands.append(constant(np.eye(size, dtype=xk.dtype.as_numpy_dtype)))
+                operands.append(_identity_matrix(xk, axis, size))
         present = {c for s in specs for c in s}
         if any(c not in present for c in target):
             specs.append(target)
@@ -327,6 +438,15 @@ def _einsum_grad(op, grad):
         g = ops.apply_op("Einsum", operands, {"equation": eq})
         grads.append(core_ops.unbroadcast(g, xk))
     return grads
+
+
+def _identity_matrix(x, axis, size):
+    """The identity matrix of the size of dimension `axis` of `x` (`size` when statically known)."""
+    if size is not None:
+        return constant(np.eye(size, dtype=x.dtype.as_numpy_dtype))
+    from . import array_ops
+    r = array_ops.range(core_ops.shape(x)[axis])
+    return cast(equal(array_ops.expand_dims(r, 1), array_ops.expand_dims(r, 0)), x.dtype)
 
 
 register_op("Einsum", infer=_einsum_infer, kernel=_einsum_kernel, grad=_einsum_grad)
@@ -354,14 +474,15 @@ def einsum(equation, *inputs, **kwargs):
     with _op_scope(name, "einsum", list(inputs)) as scope:
         tensors = _convert_same(list(inputs), ["inputs"] * len(inputs), "Einsum")
         for t in tensors:
-            _check_dtype(t, _NUMERIC, "inputs")
+            _check_dtype(t, _NUMERIC + (dtypes.bool_,), "inputs")
         ins, out = _parse_einsum(equation, len(tensors))
         eq = ",".join(_join_spec(s) for s in ins) + "->" + _join_spec(out)
         return ops.apply_op("Einsum", tensors, {"equation": eq}, name=scope)
 
 
 def _tensordot_axes(axes, ra, rb, a):
-    """The contracted axes of `a` and `b`, as two lists of non-negative ints."""
+    """The contracted axes of `a` and `b` and their number: two lists of ints, non-negative where
+    the rank is known (`ra`/`rb` None: unknown, and then an integer `axes` gives None for that side)."""
     if isinstance(axes, ops.Tensor):
         value = _const_value(axes)
         if value is None:
@@ -371,11 +492,10 @@ def _tensordot_axes(axes, ra, rb, a):
         n = int(axes)
         if n < 0:
             raise ValueError("'axes' must be at least 0.")
-        if n > ra:
-            raise ValueError("'axes' must not be larger than the number of dimensions of tensor %s." % a)
-        if n > rb:
-            raise ValueError("'axes' must not be larger than the number of dimensions of tensor %s." % a)
-        return list(range(ra - n, ra)), list(range(n))
+        for r in (ra, rb):
+            if r is not None and n > r:
+                raise ValueError("'axes' must not be larger than the number of dimensions of tensor %s." % a)
+        return (None if ra is None else list(range(ra - n, ra))), (None if rb is None else list(range(n))), n
     if not isinstance(axes, (list, tuple)) or len(axes) != 2:
         raise ValueError("'axes' must be an integer or have length 2.")
     a_axes, b_axes = ([int(v)] if isinstance(v, (numbers.Integral, np.integer)) else [int(i) for i in v]
@@ -383,18 +503,59 @@ def _tensordot_axes(axes, ra, rb, a):
     if len(a_axes) != len(b_axes):
         raise ValueError("Different number of contraction axes 'a' and 'b', %d != %d." % (len(a_axes), len(b_axes)))
     for lst, r in ((a_axes, ra), (b_axes, rb)):
+        if r is None:
+            continue
         for i, v in enumerate(lst):
             if not -r <= v < r:
                 raise ValueError("Axis %d is out of range for a tensor of rank %d" % (v, r))
             lst[i] = v % r
-    return a_axes, b_axes
+    return a_axes, b_axes, len(a_axes)
+
+
+def _tensordot_matrix(x, axes, n, flipped):
+    """`x` of unknown rank transposed and reshaped into the matrix TF's tensordot multiplies:
+    (free elements, contracted elements), or the other way round if `flipped`; with the free
+    dimensions (an int32 vector). `axes` lists the contracted axes (None: the last `n` axes when
+    not `flipped`, the first `n` otherwise)."""
+    from . import array_ops
+    from .math_reduce_ops import reduce_any, reduce_prod
+    shape = core_ops.shape(x, out_type=dtypes.int32)
+    rank = array_ops.size(shape)
+    if axes is None:
+        axes = array_ops.range(n) if flipped else array_ops.range(rank - n, rank)
+    else:  # negative axes count from the end; others out of range fail in the Gather below, as in TF
+        axes = ops.convert_to_tensor(axes, dtype=dtypes.int32, name="axes")
+        axes = add(axes, multiply(rank, cast(less(axes, 0), dtypes.int32)))
+    positions = array_ops.range(rank)
+    contracted = reduce_any(equal(array_ops.expand_dims(positions, 1), array_ops.expand_dims(axes, 0)), axis=1)
+    free = array_ops.boolean_mask(positions, logical_not(contracted))
+    free_dims = array_ops.gather(shape, free)
+    free_size = reduce_prod(free_dims)
+    axes_size = reduce_prod(array_ops.gather(shape, axes))
+    perm = array_ops.concat([axes, free] if flipped else [free, axes], 0)
+    matrix_shape = array_ops.stack([axes_size, free_size] if flipped else [free_size, axes_size])
+    return array_ops.reshape(array_ops.transpose(x, perm), matrix_shape), free_dims
+
+
+def _tensordot_dynamic(a, b, a_axes, b_axes, n, name):
+    """tensordot of operands of which one has an unknown rank, as TF builds it: each operand
+    transposed and reshaped into a matrix, one MatMul, and the product reshaped to the free
+    dimensions of `a` followed by those of `b` (the result's rank is unknown statically)."""
+    from . import array_ops
+    ma, free_a = _tensordot_matrix(a, a_axes, n, False)
+    mb, free_b = _tensordot_matrix(b, b_axes, n, True)
+    product = matmul(ma, mb)
+    return array_ops.reshape(product, array_ops.concat([free_a, free_b], 0), name=name)
 
 
 def tensordot(a, b, axes, name=None):
     """Tensor contraction of a and b along specified axes (and outer product for axes=0).
 
+    Operands of unknown rank are contracted as TF does, through a matrix product of the reshaped
+    operands (the result's static shape is then unknown).
+
     Args:
-      a: `Tensor` of type float32 or float64 (any numeric type).
+      a: `Tensor` of type float16, float32, float64, int32, int64, complex64 or complex128.
       b: `Tensor` with the same type as `a`.
       axes: Either a scalar N (contract the last N axes of `a` with the first N of `b`) or a pair
         of lists of axes (or ints) to contract in `a` and `b`.
@@ -404,14 +565,18 @@ def tensordot(a, b, axes, name=None):
       A `Tensor` with the free axes of `a` followed by the free axes of `b`.
 
     Raises:
-      ValueError: If the shapes of `a`, `b`, and `axes` are incompatible, or the ranks are unknown.
+      ValueError: If the shapes of `a`, `b`, and `axes` are incompatible, or `axes` is a tensor
+        whose value is not known at graph construction.
+      TypeError: If the dtypes of `a` and `b` differ or are not among those listed (TF's MatMul's).
+      tf.errors.InvalidArgumentError: At run time, if operands of unknown rank do not fit `axes`.
     """
     with _op_scope(name, "Tensordot", [a, b, axes]) as scope:
         a, b = _convert_same([a, b], ("a", "b"), "Tensordot")
+        _check_dtype(a, _MATMUL_TYPES, "a")
         ra, rb = a.shape.ndims, b.shape.ndims
+        a_axes, b_axes, n = _tensordot_axes(axes, ra, rb, a)
         if ra is None or rb is None:
-            raise ValueError("tensordot needs inputs of known rank, got shapes %s and %s" % (a.shape, b.shape))
-        a_axes, b_axes = _tensordot_axes(axes, ra, rb, a)
+            return _tensordot_dynamic(a, b, a_axes, b_axes, n, scope)
         letters = iter(string.ascii_letters)
         sa = [next(letters) for _ in range(ra)]
         sb = [None] * rb

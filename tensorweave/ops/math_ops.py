@@ -3,14 +3,18 @@ reductions, arg-max/min, cumulative sums and products, casts, comparisons, logic
 arithmetic/comparison operators of `tf.Tensor`.
 
 The family is split into modules of one kind of op each: `math_helpers` (shared helpers),
-`math_binary_ops` (element-wise binary ops, comparisons, logical ops), `math_unary_ops` (element-wise
-unary ops, Cast), `math_matmul_ops` (MatMul, Einsum, tensordot), `math_reduce_ops` (reductions,
-ArgMax/ArgMin), `math_scan_ops` (Cumsum/Cumprod, accumulate_n, the `tf.Tensor` operators) and
+`math_binary_ops` (element-wise binary ops, comparisons, logical ops), `math_bitwise_ops` (the
+bitwise ops of integers, `tf.bitwise`), `math_unary_ops` (element-wise unary ops, Cast),
+`math_matmul_ops` (MatMul, Einsum, tensordot), `math_reduce_ops` (reductions, ArgMax/ArgMin),
+`math_scan_ops` (Cumsum/Cumprod, accumulate_n, the `tf.Tensor` operators) and
 `math_rewrites` (plan rewrites). This module re-exports their public names; importing it registers
 the whole family.
 """
 
-from . import math_rewrites  # noqa: F401 (registers the family's plan rewrites and their internal ops)
+from . import (
+    math_bitwise_ops,  # noqa: F401 (registers the bitwise ops)
+    math_rewrites,  # noqa: F401 (registers the family's plan rewrites and their internal ops)
+)
 from .math_binary_ops import (  # noqa: F401
     add,
     atan2,

@@ -5,14 +5,14 @@ import string
 
 import numpy as np
 
-from ..framework import dtypes, ops
+from ..framework import dtypes, errors, ops
 from ..framework.constant_op import constant
 from ..framework.registry import NO_GRADIENT, register_op
 from . import core_ops
 from .math_binary_ops import add, equal, floor_div, floormod, maximum, minimum, multiply, not_equal, realdiv, subtract
-from .math_helpers import _BOOL, _FLOAT, _NUMERIC, _REAL, _check_dtype, _const_value, _op_scope
+from .math_helpers import _BOOL, _FLOAT, _NUMERIC, _REAL, _check_dtype, _const_value, _dims_text, _op_scope
 from .math_scan_ops import cumprod, cumsum
-from .math_unary_ops import _conj, cast, exp, log, sqrt, square
+from .math_unary_ops import _conj, cast, exp, log, logical_not, sqrt, square
 
 
 # ---- reductions ----------------------------------------------------------------------------
@@ -55,6 +55,35 @@ def _axis_tuple(axes):
     return tuple(int(a) for a in np.ravel(axes))
 
 
+def _reduction_axes_error(ndim, axes):
+    """TF's InvalidArgumentError for reduction axes out of range or repeated (None if they are fine)."""
+    values = _axis_tuple(axes)
+    for a in values:
+        if not -ndim <= a < ndim:
+            return errors.InvalidArgumentError(None, None, "Invalid reduction dimension (%d for input with %d "
+                                               "dimension(s)" % (a, ndim))
+    seen = set()
+    for a in values:
+        if a % ndim in seen:
+            return errors.InvalidArgumentError(None, None, "Invalid reduction arguments: Axes contains duplicate "
+                                               "dimension: %d" % (a % ndim))
+        seen.add(a % ndim)
+    return None
+
+
+def _checking_axes(kernel):
+    """A reduction kernel whose NumPy errors about the axes (out of range, repeated) become TF's."""
+    def checked(xp, x, axes, keep_dims):
+        try:
+            return kernel(xp, x, axes, keep_dims)
+        except (ValueError, IndexError):  # NumPy's AxisError is both
+            err = _reduction_axes_error(x.ndim, axes)
+            if err is None:
+                raise
+            raise err from None
+    return checked
+
+
 def _sum_kernel(xp, x, axes, keep_dims):
     # NumPy's ufunc reduce directly: ndarray.sum's Python wrapper costs more than a small sum itself.
     reduce = np.add.reduce if xp is np else xp.sum
@@ -72,10 +101,14 @@ def _prod_kernel(xp, x, axes, keep_dims):
 def _mean_kernel(xp, x, axes, keep_dims):
     ax = _axis_tuple(axes)
     if x.dtype.kind in "iu":
-        total = xp.sum(x, axis=ax, dtype=x.dtype, keepdims=keep_dims)
+        # As TF: the sum in a 64-bit accumulator (wrapping around for int64), then divided by the
+        # count, truncating toward zero as C++'s division, and cast back.
+        acc = np.uint64 if x.dtype.kind == "u" else np.int64
+        total = xp.sum(x, axis=ax, dtype=acc, keepdims=keep_dims)
         count = max(int(np.prod([x.shape[a] for a in ax], dtype=np.int64)), 1)
-        # Integer means truncate toward zero, as TF's C++ division.
-        q = xp.abs(total.astype(np.int64)) // count * xp.sign(total.astype(np.int64))
+        q = total // acc(count)
+        if x.dtype.kind == "i":
+            q = q + ((q * acc(count) != total) & (total < 0)).astype(acc)  # from floor to truncation
         return q.astype(x.dtype)
     return xp.mean(x, axis=ax, keepdims=keep_dims).astype(x.dtype, copy=False)
 
@@ -118,14 +151,20 @@ def _expand_reduced(value, op):
         return _expand_reduced_dynamic(value, x, axes_t)
 
 
-def _expand_reduced_dynamic(value, x, axes_t):
+def _reduced_axes_mask(x, axes_t):
+    """(the shape of `x`, the positions 0..rank-1, a bool vector: which axes `axes_t` names)."""
     from . import array_ops
     sx = core_ops.shape(x)
     ones = core_ops.ones_like(sx)
     positions = cumsum(ones, exclusive=True)
     r = reduce_sum(ones)
     axes_mod = floormod(array_ops.reshape(cast(axes_t, dtypes.int32), [1, -1]), r)
-    mask = reduce_any(equal(array_ops.reshape(positions, [-1, 1]), axes_mod), axis=1)
+    return sx, positions, reduce_any(equal(array_ops.reshape(positions, [-1, 1]), axes_mod), axis=1)
+
+
+def _expand_reduced_dynamic(value, x, axes_t):
+    from . import array_ops
+    sx, _, mask = _reduced_axes_mask(x, axes_t)
     kept_shape = subtract(sx, multiply(subtract(sx, 1), cast(mask, dtypes.int32)))
     return ops.apply_op("BroadcastLike", [array_ops.reshape(value, kept_shape), x])
 
@@ -166,17 +205,33 @@ def _prod_except_self(x, axes):
     return multiply(own, _prod_except_self(reduce_prod(x, a, keepdims=True), axes[:-1]))
 
 
+def _prod_except_self_dynamic(x, axes_t):
+    """`_prod_except_self` for a rank or axes known only at run time, as TF's rule: the reduced
+    axes moved to the front and flattened into one, along which the exclusive products from both
+    ends multiply to the product of the others (exact with zeros), then moved back."""
+    from . import array_ops
+    sx, positions, mask = _reduced_axes_mask(x, axes_t)
+    reduced = array_ops.boolean_mask(positions, mask)
+    other = array_ops.boolean_mask(positions, logical_not(mask))
+    perm = array_ops.concat([reduced, other], 0)
+    permuted = array_ops.transpose(x, perm)
+    rows = array_ops.reshape(permuted, array_ops.stack([reduce_prod(array_ops.gather(sx, reduced)),
+                                                        reduce_prod(array_ops.gather(sx, other))]))
+    both = multiply(cumprod(rows, 0, exclusive=True), cumprod(rows, 0, exclusive=True, reverse=True))
+    return array_ops.transpose(array_ops.reshape(both, core_ops.shape(permuted)), array_ops.invert_permutation(perm))
+
+
 def _prod_grad(op, grad):
-    """d prod(x) / dx_i = grad * (product of the other reduced elements)."""
+    """d prod(x) / dx_i = grad * (product of the other reduced elements), exact where x has zeros."""
     x, axes_t = op._inputs
     g = _expand_reduced(grad, op)
     rank = x._shape.ndims
     axes = _static_axes(axes_t, rank) if rank is not None else None
     if op._attrs.get("_all_axes") and rank is not None:
         axes = list(range(rank))
-    if axes is None:
-        # Axes known only at run time: the quotient form (not defined where x is 0).
-        return [realdiv(multiply(g, _expand_reduced(op._outputs[0], op)), x), None]
+    if axes is None:  # the rank or the axes known only at run time
+        with x.graph.as_default():
+            return [multiply(g, _conj(_prod_except_self_dynamic(x, axes_t))), None]
     if not axes:
         return [g, None]
     return [multiply(g, _conj(_prod_except_self(x, axes))), None]
@@ -192,7 +247,8 @@ for _op_type, _kernel, _grad in [
          NO_GRADIENT),
         ("All", lambda xp, x, axes, keep_dims: xp.all(x, axis=_axis_tuple(axes), keepdims=keep_dims),
          NO_GRADIENT)]:
-    register_op(_op_type, infer=_reduce_infer, kernel=_kernel, grad=_grad, gpu=True, host_inputs=(1,))
+    register_op(_op_type, infer=_reduce_infer, kernel=_checking_axes(_kernel), grad=_grad, gpu=True,
+                host_inputs=(1,))
 
 
 def _deprecated_lookup(new_name, new_value, old_name, old_value):
@@ -329,34 +385,50 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=None, name=None, reductio
 
 
 def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
-    """Computes the variance of elements across dimensions of a tensor: mean((x - mean(x))^2).
+    """Computes the variance of elements across dimensions of a tensor: mean(|x - mean(x)|^2).
+
+    The variance of a complex tensor is real (of the matching real type), as in TF 2.x.
 
     Args:
-      input_tensor: The floating point tensor to reduce.
+      input_tensor: The floating point or complex tensor to reduce.
       axis: The dimensions to reduce (None: all).
       keepdims: If true, retains reduced dimensions with length 1.
       name: A name scope for the associated operations (optional).
 
     Returns:
-      The reduced tensor, of the same dtype as the input.
+      The reduced tensor, of the dtype of the input (its real type for complex input).
+
+    Raises:
+      TypeError: If `input_tensor` is of an integer (or other non floating point) type.
     """
     with _op_scope(name, "reduce_variance", [input_tensor]):
         x = ops.convert_to_tensor(input_tensor, name="input_tensor")
         means = reduce_mean(x, axis=axis, keepdims=True)
-        return reduce_mean(square(subtract(x, means)), axis=axis, keepdims=keepdims)
+        if means.dtype.is_integer:
+            raise TypeError("Input must be either real or complex. Received integer type %s." % means.dtype)
+        diff = subtract(x, means)
+        if diff.dtype.is_complex:
+            # |d|^2, the real part of d * conj(d) (a Cast from complex keeps the real part).
+            squared_deviations = cast(multiply(diff, _conj(diff)), diff.dtype.real_dtype)
+        else:
+            squared_deviations = square(diff)
+        return reduce_mean(squared_deviations, axis=axis, keepdims=keepdims)
 
 
 def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
     """Computes the standard deviation of elements across dimensions of a tensor: sqrt(variance).
 
     Args:
-      input_tensor: The floating point tensor to reduce.
+      input_tensor: The floating point or complex tensor to reduce.
       axis: The dimensions to reduce (None: all).
       keepdims: If true, retains reduced dimensions with length 1.
       name: A name scope for the associated operations (optional).
 
     Returns:
-      The reduced tensor, of the same dtype as the input.
+      The reduced tensor, of the dtype of the input (its real type for complex input).
+
+    Raises:
+      TypeError: If `input_tensor` is of an integer (or other non floating point) type.
     """
     with _op_scope(name, "reduce_std", [input_tensor]):
         return sqrt(reduce_variance(input_tensor, axis=axis, keepdims=keepdims))
@@ -390,6 +462,8 @@ def count_nonzero(input_tensor, axis=None, keepdims=None, dtype=dtypes.int64, na
 # ---- ArgMax / ArgMin -----------------------------------------------------------------------
 def _arg_infer(op):
     x, dim = op._inputs
+    if dim._shape.ndims not in (None, 0):
+        raise ValueError("Shape must be rank 0 but is rank %d" % dim._shape.ndims)
     shape = x._shape.as_tuple()
     value = _const_value(dim)
     if shape is None:
@@ -405,8 +479,31 @@ def _arg_infer(op):
 
 
 def _arg_kernel(name):
+    """ArgMax (`name` "argmax") or ArgMin as TF's CPU kernel (Eigen's): the first index of the
+    extreme value, where a NaN never wins, and where a row with nothing above the type's lowest
+    value (below its highest, for ArgMin) gives index 0."""
+    is_max = name == "argmax"
+
     def kernel(xp, x, dimension, output_type):
-        return getattr(xp, name)(x, axis=int(np.ravel(dimension)[0])).astype(output_type.as_numpy_dtype)
+        if dimension.ndim:
+            raise errors.InvalidArgumentError(None, None, "dim must be a scalar, but received tensor of shape: %s"
+                                              % _dims_text(dimension.shape))
+        d, rank = int(dimension), x.ndim
+        if not -rank <= d < rank:
+            raise errors.InvalidArgumentError(None, None, "Expected dimension in the range [%d, %d), but got %d"
+                                              % (-rank, rank, d))
+        if x.shape[d] == 0:
+            raise errors.InvalidArgumentError(None, None, "Reduction axis %d is empty in shape %s"
+                                              % (d, _dims_text(x.shape)))
+        index = getattr(xp, name)(x, axis=d)
+        if x.dtype.kind == "f":
+            # NumPy picks a NaN; Eigen starts from (0, lowest) and moves on strictly greater values.
+            bound = np.finfo(x.dtype).min if is_max else np.finfo(x.dtype).max
+            chosen = xp.take_along_axis(x, xp.expand_dims(index, d), axis=d)
+            if not bool(((chosen > bound) if is_max else (chosen < bound)).all()):
+                beyond = (x > bound) if is_max else (x < bound)
+                index = getattr(xp, name)(xp.where(beyond, x, -np.inf if is_max else np.inf), axis=d)
+        return index.astype(output_type.as_numpy_dtype)
     return kernel
 
 
@@ -424,7 +521,7 @@ def _arg(op_type, input, axis, name, dimension, output_type):  # noqa: A002
                         "int32, int64" % output_type.name)
     with _op_scope(name, op_type, [input]) as scope:
         x = ops.convert_to_tensor(input, name="input")
-        _check_dtype(x, _REAL, "input")
+        _check_dtype(x, _REAL + _BOOL, "input")
         dim = axis if isinstance(axis, ops.Tensor) else ops.convert_to_tensor(axis, dtype=dtypes.int32,
                                                                               name="dimension")
         return ops.apply_op(op_type, [x, dim], {"output_type": output_type}, name=scope)
@@ -433,8 +530,11 @@ def _arg(op_type, input, axis, name, dimension, output_type):  # noqa: A002
 def argmax(input, axis=None, name=None, dimension=None, output_type=dtypes.int64):  # noqa: A002 (TF's name)
     """Returns the index with the largest value across an axis of a tensor (the first on ties).
 
+    As TF's kernel, a NaN is never the largest value: `argmax([1, nan, 3])` is 2, and a slice
+    of NaN only gives 0.
+
     Args:
-      input: A real `Tensor`.
+      input: A real or bool `Tensor`.
       axis: The axis to reduce across (default 0), in `[-rank(input), rank(input))`.
       name: A name for the operation (optional).
       dimension: The old (deprecated) name for axis.
@@ -445,6 +545,9 @@ def argmax(input, axis=None, name=None, dimension=None, output_type=dtypes.int64
 
     Raises:
       ValueError: If both `axis` and `dimension` are given, or the axis is out of range.
+      TypeError: If `input` is not real or bool.
+      tf.errors.InvalidArgumentError: At run time, if an axis fed then is out of range or not a
+        scalar, or the axis is empty.
     """
     return _arg("ArgMax", input, axis, name, dimension, output_type)
 
@@ -452,8 +555,11 @@ def argmax(input, axis=None, name=None, dimension=None, output_type=dtypes.int64
 def argmin(input, axis=None, name=None, dimension=None, output_type=dtypes.int64):  # noqa: A002 (TF's name)
     """Returns the index with the smallest value across an axis of a tensor (the first on ties).
 
+    As TF's kernel, a NaN is never the smallest value: `argmin([nan, 1, 3])` is 1, and a slice
+    of NaN only gives 0.
+
     Args:
-      input: A real `Tensor`.
+      input: A real or bool `Tensor`.
       axis: The axis to reduce across (default 0), in `[-rank(input), rank(input))`.
       name: A name for the operation (optional).
       dimension: The old (deprecated) name for axis.
@@ -464,5 +570,8 @@ def argmin(input, axis=None, name=None, dimension=None, output_type=dtypes.int64
 
     Raises:
       ValueError: If both `axis` and `dimension` are given, or the axis is out of range.
+      TypeError: If `input` is not real or bool.
+      tf.errors.InvalidArgumentError: At run time, if an axis fed then is out of range or not a
+        scalar, or the axis is empty.
     """
     return _arg("ArgMin", input, axis, name, dimension, output_type)

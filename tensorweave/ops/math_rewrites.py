@@ -22,8 +22,8 @@ def _drop_neutral_operand(step, plan):
     op, args = step.op, step.args
     neutral, positions = _NEUTRAL_OPERANDS[op._type]
     out = op._outputs[0]
-    if out.dtype not in _NUMERIC_SET:
-        return None
+    if out.dtype not in _NUMERIC_SET or (op._type == "RealDiv" and out.dtype.is_integer):
+        return None  # TF has no integer RealDiv kernel: the op must run, to raise its error
     for i in positions:
         c = plan.const(args[i])
         if c is None or not _is_all(c, neutral):

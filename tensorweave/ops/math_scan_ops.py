@@ -3,7 +3,7 @@
 
 import numpy as np
 
-from ..framework import dtypes, ops
+from ..framework import dtypes, errors, ops
 from ..framework.registry import register_op
 from . import core_ops
 from .math_binary_ops import (
@@ -23,9 +23,10 @@ from .math_binary_ops import (
     subtract,
     truediv,
 )
-from .math_helpers import _NUMERIC, _check_dtype, _const_value, _op_scope
+from .math_bitwise_ops import bitwise_and, bitwise_or, bitwise_xor, invert
+from .math_helpers import _NUMERIC, _check_dtype, _const_value, _dims_text, _op_scope
 from .math_matmul_ops import matmul
-from .math_unary_ops import abs, logical_not, negative
+from .math_unary_ops import abs, cast, logical_not, negative
 
 
 # ---- Cumsum / Cumprod ----------------------------------------------------------------------
@@ -42,7 +43,14 @@ def _cum_infer(op):
 
 def _cum_kernel(fn, identity):
     def kernel(xp, x, axis, exclusive, reverse):
-        a = int(axis) % max(x.ndim, 1)
+        if np.ndim(axis):
+            raise errors.InvalidArgumentError(None, None, "ScanOp: axis must be a scalar, not %s"
+                                              % _dims_text(np.shape(axis)))
+        a = int(axis)
+        if not -x.ndim <= a < x.ndim:
+            raise errors.InvalidArgumentError(None, None, "ScanOp: Expected scan axis in the range [%d, %d), but got "
+                                              "%d" % (-x.ndim, x.ndim, a))
+        a %= x.ndim
         if reverse:
             x = xp.flip(x, a)
         if x.dtype == np.float16:
@@ -189,11 +197,38 @@ def _binary_operator(fn, op_name, reflected, direct=None):
     return reverse if reflected else forward
 
 
+def _mul(x, y, name=None):
+    """`x * y` as TF's operator: bool operands are multiplied as int32 and the product cast back to bool."""
+    if x.dtype is dtypes.bool_ or y.dtype is dtypes.bool_:
+        return cast(multiply(cast(x, dtypes.int32), cast(y, dtypes.int32), name=name), dtypes.bool_)
+    return multiply(x, y, name=name)
+
+
+def _and(x, y, name=None):
+    """`x & y` as TF's operator: logical for bool tensors, bitwise (a BitwiseAnd in the scope) otherwise."""
+    return logical_and(x, y, name=name) if x.dtype is dtypes.bool_ else bitwise_and(x, y)
+
+
+def _or(x, y, name=None):
+    """`x | y` as TF's operator: logical for bool tensors, bitwise otherwise."""
+    return logical_or(x, y, name=name) if x.dtype is dtypes.bool_ else bitwise_or(x, y)
+
+
+def _xor(x, y, name=None):
+    """`x ^ y` as TF's operator: logical for bool tensors, bitwise otherwise."""
+    return logical_xor(x, y, name=name) if x.dtype is dtypes.bool_ else bitwise_xor(x, y)
+
+
+def _invert(x):
+    """`~x` as TF's operator: logical not of a bool tensor, bitwise inversion otherwise."""
+    return logical_not(x) if x.dtype is dtypes.bool_ else invert(x)
+
+
 _NUMERIC_SET = frozenset(_NUMERIC)
 for _name, _fn, _op_name, _direct in [
         ("add", _add_v2, "add", ("AddV2", _NUMERIC_SET)),
         ("sub", subtract, "sub", ("Sub", _NUMERIC_SET)),
-        ("mul", multiply, "mul", ("Mul", _NUMERIC_SET))]:
+        ("mul", _mul, "mul", ("Mul", _NUMERIC_SET))]:
     setattr(ops.Tensor, "__%s__" % _name, _binary_operator(_fn, _op_name, False, _direct))
     setattr(ops.Tensor, "__r%s__" % _name, _binary_operator(_fn, _op_name, True))
 
@@ -203,9 +238,9 @@ for _name, _fn, _op_name in [
         ("mod", floormod, "mod"),
         ("pow", pow, "pow"),
         ("matmul", matmul, "matmul"),
-        ("and", logical_and, "and"),
-        ("or", logical_or, "or"),
-        ("xor", logical_xor, "xor")]:
+        ("and", _and, "and"),
+        ("or", _or, "or"),
+        ("xor", _xor, "xor")]:
     setattr(ops.Tensor, "__%s__" % _name, _binary_operator(_fn, _op_name, False))
     setattr(ops.Tensor, "__r%s__" % _name, _binary_operator(_fn, _op_name, True))
 
@@ -215,4 +250,4 @@ ops.Tensor.__gt__ = lambda x, y: greater(x, y)
 ops.Tensor.__ge__ = lambda x, y: greater_equal(x, y)
 ops.Tensor.__neg__ = lambda x: negative(x)
 ops.Tensor.__abs__ = lambda x: abs(x)
-ops.Tensor.__invert__ = lambda x: logical_not(x)
+ops.Tensor.__invert__ = _invert

@@ -9,7 +9,19 @@ from ..framework import dtypes, errors, ops
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.registry import NO_GRADIENT, register_op
 from . import core_ops
-from .math_helpers import _BOOL, _FLOAT, _FLOAT_COMPLEX, _NUMERIC, _REAL, _TRANSCENDENTAL, _check_dtype, _op_scope
+from .math_helpers import (
+    _BOOL,
+    _COMPLEX,
+    _FLOAT,
+    _FLOAT_COMPLEX,
+    _NUMERIC,
+    _SIGNED,
+    _SIGNED_REAL,
+    _TRANSCENDENTAL,
+    _check_dtype,
+    _no_kernel,
+    _op_scope,
+)
 
 # ---- element-wise unary ops ----------------------------------------------------------------
 # Unary kernels that are one NumPy ufunc call: the compiled plan calls the ufunc directly.
@@ -19,6 +31,34 @@ _UNARY_INLINE = {op: "XP.%s({0})" % (fn or op.lower()) for op, fn in {
     "Sinh": None, "Cosh": None, "Asinh": "arcsinh", "Acosh": "arccosh", "Atanh": "arctanh", "Tanh": None,
     "Floor": None, "Ceil": None, "Rint": None, "Round": None}.items()}
 _UNARY_INLINE["Neg"] = "(-{0})"
+
+# Types TF's op definition allows but registers no CPU kernel for: the kernel raises TF's error
+# (and the compiled plan calls the kernel, not the inline expression, for them).
+_NO_KERNEL = {"Rint": (dtypes.float16,), "Round": _COMPLEX,
+              "Reciprocal": (dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64)}
+
+
+def _inline_unless_no_kernel(op_type):
+    template = _UNARY_INLINE.get(op_type)
+    missing = _NO_KERNEL.get(op_type)
+    if template is None or missing is None:
+        return template
+    return lambda op: None if op._inputs[0]._dtype in missing else template
+
+
+def _kernel_types(op_type, kernel, allowed):
+    """`kernel`, raising TF's InvalidArgumentError for the types of `_NO_KERNEL[op_type]`."""
+    missing = _NO_KERNEL.get(op_type)
+    if missing is None:
+        return kernel
+    missing_np = frozenset(np.dtype(d.as_numpy_dtype) for d in missing)
+    registered = tuple(d for d in allowed if d not in missing)
+
+    def checked(xp, x):
+        if x.dtype in missing_np:
+            raise _no_kernel(op_type, x.dtype, registered)
+        return kernel(xp, x)
+    return checked
 
 
 # Unary kernels that call Python's math module per element: they run on the host only.
@@ -31,8 +71,9 @@ def _conj(t):
 
 def _unary(op_type, kernel, grad, allowed, doc):
     """Registers a same-shape, same-dtype unary op and returns its public constructor."""
-    register_op(op_type, infer=core_ops.same_as_input, kernel=kernel, grad=grad, inline=_UNARY_INLINE.get(op_type),
-                gpu=op_type not in _HOST_ONLY_UNARY, elementwise=True, transcendental=op_type in _TRANSCENDENTAL)
+    register_op(op_type, infer=core_ops.same_as_input, kernel=_kernel_types(op_type, kernel, allowed), grad=grad,
+                inline=_inline_unless_no_kernel(op_type), gpu=op_type not in _HOST_ONLY_UNARY, elementwise=True,
+                transcendental=op_type in _TRANSCENDENTAL)
 
     def fn(x, name=None):
         if name is None and type(x) is ops.Tensor and x._op._graph is ops.get_default_graph():
@@ -88,20 +129,18 @@ def _square_grad(op, grad):
 
 
 def _sqrt_grad(op, grad):
-    """d sqrt(x) = grad * 0.5 / conj(y)."""
-    y = op._outputs[0]
-    return [realdiv(multiply(grad, 0.5), _conj(y))]
+    """d sqrt(x) = grad * 0.5 / conj(y), one SqrtGrad op as in TF (0 where grad is 0)."""
+    return [ops.apply_op("SqrtGrad", [op._outputs[0], grad])]
 
 
 def _rsqrt_grad(op, grad):
-    """d x^-1/2 = grad * -0.5 conj(y)^3."""
-    y = _conj(op._outputs[0])
-    return [multiply(grad, multiply(-0.5, multiply(square(y), y)))]
+    """d x^-1/2 = grad * -0.5 conj(y)^3, one RsqrtGrad op as in TF (0 where grad is 0)."""
+    return [ops.apply_op("RsqrtGrad", [op._outputs[0], grad])]
 
 
 def _reciprocal_grad(op, grad):
-    """d (1/x) = -grad * conj(y)^2."""
-    return [multiply(negative(grad), square(_conj(op._outputs[0])))]
+    """d (1/x) = -grad * conj(y)^2, one ReciprocalGrad op as in TF (0 where grad is 0)."""
+    return [ops.apply_op("ReciprocalGrad", [op._outputs[0], grad])]
 
 
 def _exp_grad(op, grad):
@@ -208,6 +247,53 @@ def _sigmoid_grad_kernel(xp, y, dy):
     return dy * (y * (1 - y))
 
 
+def _zero_where_no_gradient(xp, dy, out):
+    """`out`, +0 where the upstream gradient `dy` is 0: TF's SqrtGrad, RsqrtGrad and ReciprocalGrad
+    give 0 there even where `y` is 0 or infinite (`tf.where(c, tf.sqrt(x), 0)` at x = 0)."""
+    return xp.where(dy == 0, xp.zeros((), out.dtype), out)
+
+
+def _sqrt_grad_kernel(xp, y, dy):
+    return _zero_where_no_gradient(xp, dy, (0.5 * dy) / _conj_array(xp, y))
+
+
+def _rsqrt_grad_kernel(xp, y, dy):
+    y = _conj_array(xp, y)
+    return _zero_where_no_gradient(xp, dy, -0.5 * (dy * y) * (y * y))
+
+
+def _reciprocal_grad_kernel(xp, y, dy):
+    y = _conj_array(xp, y)
+    return _zero_where_no_gradient(xp, dy, -y * y * dy)
+
+
+def _sqrt_grad_grad(op, grad):
+    """SqrtGrad(a, b) = 0.5 b / conj(a): d/da = -conj(grad / a) * out, d/db = 0.5 grad / a (TF's rule)."""
+    a = op._inputs[0]
+    ga = realdiv(grad, a)
+    return [multiply(negative(_conj(ga)), op._outputs[0]), multiply(ga, 0.5)]
+
+
+def _rsqrt_grad_grad(op, grad):
+    """RsqrtGrad(a, b) = -0.5 b conj(a)^3: d/da = -1.5 conj(grad) b conj(a)^2, d/db = RsqrtGrad(conj(a), grad)."""
+    a, b = op._inputs
+    ca = _conj(a)
+    return [multiply(multiply(multiply(_conj(grad), -1.5), b), square(ca)), ops.apply_op("RsqrtGrad", [ca, grad])]
+
+
+def _reciprocal_grad_grad(op, grad):
+    """ReciprocalGrad(a, b) = -b conj(a)^2: d/da = -2 conj(grad) b conj(a), d/db = ReciprocalGrad(conj(a), grad)."""
+    a, b = op._inputs
+    ca = _conj(a)
+    return [multiply(multiply(multiply(_conj(grad), -2.0), b), ca), ops.apply_op("ReciprocalGrad", [ca, grad])]
+
+
+for _op_type, _kernel, _grad in [("SqrtGrad", _sqrt_grad_kernel, _sqrt_grad_grad),
+                                 ("RsqrtGrad", _rsqrt_grad_kernel, _rsqrt_grad_grad),
+                                 ("ReciprocalGrad", _reciprocal_grad_kernel, _reciprocal_grad_grad)]:
+    register_op(_op_type, infer=core_ops.same_as_input, kernel=_kernel, grad=_grad, gpu=True, elementwise=True)
+
+
 def _tanh_grad_grad(op, grad):
     """TanhGrad(y, dy) = dy (1 - y^2): d/dy = -2 grad dy conj(y), d/ddy = TanhGrad(y, grad)."""
     y, dy = (_conj(t) for t in op._inputs)
@@ -244,11 +330,11 @@ def _no_grad(op, grad):
     return [None]
 
 
-negative = _unary("Neg", lambda xp, x: -x, _neg_grad, _NUMERIC,
+negative = _unary("Neg", lambda xp, x: -x, _neg_grad, _SIGNED,
                   "Computes numerical negative value element-wise: y = -x.")
-_abs_real = _unary("Abs", lambda xp, x: xp.abs(x), _abs_grad, _REAL,
+_abs_real = _unary("Abs", lambda xp, x: xp.abs(x), _abs_grad, _SIGNED_REAL,
                    "Computes the absolute value of a tensor: y = |x|.")
-sign = _unary("Sign", lambda xp, x: xp.sign(x), _zero_grad, _NUMERIC,
+sign = _unary("Sign", lambda xp, x: xp.sign(x), _zero_grad, _SIGNED,
               "Returns an element-wise indication of the sign of a number: -1, 0 or 1 (x/|x| for complex).")
 square = _unary("Square", lambda xp, x: xp.square(x), _square_grad, _NUMERIC,
                 "Computes square of x element-wise: y = x * x.")
@@ -256,8 +342,9 @@ sqrt = _unary("Sqrt", lambda xp, x: xp.sqrt(x), _sqrt_grad, _FLOAT_COMPLEX,
               "Computes square root of x element-wise.")
 rsqrt = _unary("Rsqrt", lambda xp, x: 1 / xp.sqrt(x), _rsqrt_grad, _FLOAT_COMPLEX,
                "Computes reciprocal of square root of x element-wise: y = 1 / sqrt(x).")
-reciprocal = _unary("Reciprocal", lambda xp, x: 1 / x, _reciprocal_grad, _FLOAT_COMPLEX,
-                    "Computes the reciprocal of x element-wise: y = 1 / x.")
+reciprocal = _unary("Reciprocal", lambda xp, x: 1 / x, _reciprocal_grad, _SIGNED,
+                    "Computes the reciprocal of x element-wise: y = 1 / x.\n\n    As in TF, integer tensors are "
+                    "accepted but have no kernel: running the op raises InvalidArgumentError.")
 exp = _unary("Exp", lambda xp, x: xp.exp(x), _exp_grad, _FLOAT_COMPLEX,
              "Computes exponential of x element-wise: y = e^x.")
 log = _unary("Log", lambda xp, x: xp.log(x), _log_grad, _FLOAT_COMPLEX,
@@ -297,7 +384,8 @@ floor = _unary("Floor", lambda xp, x: xp.floor(x), _no_grad, _FLOAT,
 ceil = _unary("Ceil", lambda xp, x: xp.ceil(x), _no_grad, _FLOAT,
               "Returns element-wise smallest integer not less than x.")
 rint = _unary("Rint", lambda xp, x: xp.rint(x), _no_grad, _FLOAT,
-              "Returns element-wise integer closest to x, halves to even.")
+              "Returns element-wise integer closest to x, halves to even.\n\n    As in TF, float16 has no "
+              "kernel: running the op on it raises InvalidArgumentError.")
 _round_float = _unary("Round", lambda xp, x: xp.round(x), _no_grad, _FLOAT_COMPLEX,
                       "Rounds the values of a tensor to the nearest integer, element-wise (banker's rounding).")
 
@@ -306,14 +394,15 @@ def abs(x, name=None):  # noqa: A001 (TF's name)
     """Computes the absolute value of a tensor: |x| (the magnitude, as float, for complex x).
 
     Args:
-      x: A numeric `Tensor`.
+      x: A `Tensor` of type float16, float32, float64, int8, int16, int32, int64, complex64 or
+        complex128 (TF has no Abs of unsigned types).
       name: A name for the operation (optional).
 
     Returns:
       A `Tensor` of the same type as `x` (its real type for complex `x`).
 
     Raises:
-      TypeError: If `x` is not numeric.
+      TypeError: If `x` has another type.
     """
     with _op_scope(name, "Abs", [x]) as scope:
         x = ops.convert_to_tensor(x, name="x")
@@ -335,7 +424,8 @@ register_op("ComplexAbs", infer=lambda op: [(op._attrs["Tout"], op._inputs[0]._s
 
 def round(x, name=None):  # noqa: A001 (TF's name)
     """Rounds the values of a tensor to the nearest integer, element-wise; halves go to the
-    nearest even integer (banker's rounding). Integer tensors are returned unchanged.
+    nearest even integer (banker's rounding). Integer tensors are returned unchanged; complex ones
+    build a Round op that, as in TF, has no kernel (running it raises InvalidArgumentError).
 
     Args:
       x: A numeric `Tensor`.
@@ -436,13 +526,17 @@ def logical_not(x, name=None):
 
 
 # ---- Cast ----------------------------------------------------------------------------------
+_TF_NAMES = {dtypes.float16: "half", dtypes.float32: "float", dtypes.float64: "double"}  # DataTypeString
+
+
 def _cast_infer(op):
     return [(op._attrs["DstT"], op._inputs[0]._shape.as_tuple())]
 
 
 def _cast_kernel(xp, x, SrcT, DstT, Truncate):  # noqa: N803 (TF's attr names)
     if SrcT is dtypes.string or DstT is dtypes.string:
-        raise errors.UnimplementedError(None, None, "Cast %s to %s is not supported" % (SrcT.name, DstT.name))
+        raise errors.UnimplementedError(None, None, "Cast %s to %s is not supported"
+                                        % (_TF_NAMES.get(SrcT, SrcT.name), _TF_NAMES.get(DstT, DstT.name)))
     if x.dtype.kind == "c" and not DstT.is_complex:
         x = x.real
     return x.astype(DstT.as_numpy_dtype)

@@ -308,11 +308,15 @@ def leaky_relu(features, alpha=0.2, name=None):
 
     Args:
       features: A `Tensor` of pre-activation values; integers are cast to float32.
-      alpha: Slope of the activation function at x < 0.
+      alpha: Slope of the activation function at x < 0: a Python float (a float32 attribute, as TF
+        stores it, so float64 features see `float32(alpha)`).
       name: A name for the operation (optional).
 
     Returns:
       The activation value.
+
+    Raises:
+      TypeError: If `alpha` is not a float (a Tensor, a string).
     """
     with ops.name_scope(name, "LeakyRelu", [features, alpha]) as name:
         features = ops.convert_to_tensor(features, name="features")
@@ -321,7 +325,21 @@ def leaky_relu(features, alpha=0.2, name=None):
             features = math_ops.cast(features, dtypes.float32)
         if isinstance(alpha, np.ndarray):
             alpha = alpha.item()
-        return ops.apply_op("LeakyRelu", [features], {"alpha": float(alpha)}, name=name)
+        return ops.apply_op("LeakyRelu", [features], {"alpha": _float32_attr(alpha, "alpha")}, name=name)
+
+
+def _float32_attr(v, arg_name):
+    """A float attribute's value as TF stores it: converted with float(), rounded to float32.
+
+    Raises:
+      TypeError: If `v` does not convert to a float (a Tensor, a string).
+    """
+    if ops.is_tensor(v) or isinstance(v, (str, bytes)):
+        raise TypeError("Expected float for argument '%s' not %r." % (arg_name, v))
+    try:
+        return float(np.float32(float(v)))
+    except (TypeError, ValueError):
+        raise TypeError("Expected float for argument '%s' not %r." % (arg_name, v)) from None
 
 
 # ---- Softmax / LogSoftmax --------------------------------------------------------------------
@@ -334,6 +352,8 @@ def _softmax_infer(op):
 
 
 def _softmax_kernel(xp, logits):
+    if logits.shape[-1] == 0:
+        return logits.copy()  # no classes: an empty result (no max to shift by)
     e = np.exp(logits - logits.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
 
@@ -350,6 +370,8 @@ register_op("Softmax", infer=_softmax_infer, kernel=_softmax_kernel, grad=_softm
 
 
 def _log_softmax_kernel(xp, logits):
+    if logits.shape[-1] == 0:
+        return logits.copy()
     shifted = logits - logits.max(axis=-1, keepdims=True)
     return shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
 

@@ -57,6 +57,10 @@ def _fused_bn_kernel(xp, x, scale, offset, mean, variance, epsilon, data_format,
         if t.shape != (c,):
             raise _invalid("%s must have the same number of elements as the channels of x, got %d and %d"
                            % (arg, t.size, c))
+    if x.size == 0 and (is_training or (mean.shape == (c,) and variance.shape == (c,))):
+        # As TF: no statistics from no data (NaN batch mean and variance, in inference too).
+        nan = np.full(c, np.nan, u)
+        return x.copy(), nan, nan, nan, nan
     if is_training:
         n = x.size // c if c else 0
         m = xf.mean(axis=axes)
@@ -109,9 +113,10 @@ def fused_batch_norm(x, scale, offset, mean=None, variance=None, epsilon=0.001, 
 
     Returns:
       y: A 4D Tensor for the normalized, scaled, offsetted x.
-      batch_mean: A 1D Tensor for the mean of x (the given `mean` in inference).
+      batch_mean: A 1D Tensor for the mean of x (the given `mean` in inference; NaN for an empty
+        batch, as TF).
       batch_var: A 1D Tensor for the variance of x with Bessel's correction `n / (n - 1)` (the
-        given `variance` in inference).
+        given `variance` in inference; NaN for an empty batch).
 
     Raises:
       ValueError: If mean or variance is not None when is_training is True.
@@ -149,6 +154,9 @@ def _fused_bn_grad_infer(op):
 def _fused_bn_grad_kernel(xp, dy, x, scale, saved_mean, saved_var, epsilon, data_format, is_training):
     axes, bshape = _bn_axes(data_format)
     u = scale.dtype
+    if x.size == 0:  # as TF: zero scale and offset gradients for an empty batch
+        zero, empty = np.zeros(scale.shape, u), np.zeros((0,), u)
+        return np.zeros(x.shape, x.dtype), zero, zero, empty, empty
     dyf = dy.astype(u, copy=False)
     centered = x.astype(u, copy=False) - saved_mean.reshape(bshape)
     inv = 1 / np.sqrt(saved_var + np.asarray(epsilon, u))

@@ -13,6 +13,7 @@ from .nn_conv_geometry import (
     _FLOAT_NAMES,
     _FLOAT_TYPES,
     _avg_counts,
+    _check_4d,
     _check_backprop_shape,
     _check_batch_depth,
     _check_types,
@@ -22,7 +23,6 @@ from .nn_conv_geometry import (
     _convert,
     _convert_padding,
     _deprecated_lookup,
-    _first_max_masks,
     _from_nhwc,
     _from_nhwc_dims,
     _geometry,
@@ -32,6 +32,7 @@ from .nn_conv_geometry import (
     _invalid,
     _lowest,
     _matmul,
+    _max_pool_routing,
     _merge,
     _over_batch,
     _pool_geometry,
@@ -117,31 +118,37 @@ def _conv2d_backprop_filter_xp(xp, x, filter_sizes, dy, strides, padding, explic
 
 
 def _max_pool_xp(xp, x, ksize, strides, padding, data_format):
+    """TF's CPU MaxPool rule, tap by tap (see `nn_pool_ops.max_pool_nhwc`): the lowest finite value,
+    replaced by each window element greater than the one held."""
+    _check_4d(tensor_in=x)
     x = _to_nhwc(x, data_format)
     g = _pool_geometry(x.shape, ksize, strides, padding, data_format)
-    xpad = _padded_xp(xp, x, g, _lowest(x.dtype))
-    out = None
+    low = x.dtype.type(_lowest(x.dtype))
+    xpad = _padded_xp(xp, x, g, low)
+    out = xp.full((g.n, g.oh, g.ow, g.c), low, dtype=x.dtype)
     for i, j in _taps(g):
         t = _tap(xpad, i, j, g)
-        out = t.copy() if out is None else xp.maximum(out, t)
+        out = xp.where(out < t, t, out)
     return _from_nhwc(out, data_format)
 
 
 def _max_pool_grad_xp(xp, x, y, dy, ksize, strides, padding, data_format):
+    _check_4d(tensor_in=x, tensor_out=y, out_backprop=dy)
     x, y, dy = (_to_nhwc(a, data_format) for a in (x, y, dy))
     g = _pool_geometry(x.shape, ksize, strides, padding, data_format)
     if dy.shape != (g.n, g.oh, g.ow, g.c) or y.shape != dy.shape:
         raise _invalid("Expected orig_output and grad shapes to be %s, got %s and %s"
                        % (list((g.n, g.oh, g.ow, g.c)), list(y.shape), list(dy.shape)))
     dxp = xp.zeros((g.n, g.h + g.pt + g.pb, g.w + g.pl + g.pr, g.c), dy.dtype)
-    xpad = _padded_xp(xp, x, g, np.nan if x.dtype.kind == "f" else _lowest(x.dtype))
-    for (i, j), m in _first_max_masks(x, y, g, xpad):
+    _, masks = _max_pool_routing(x, g, xp)
+    for (i, j), m in reversed(list(masks())):  # TF adds overlapping windows' gradients in output order
         view = _tap(dxp, i, j, g)
         view += xp.where(m, dy, 0)
     return _from_nhwc(dxp[:, g.pt:g.pt + g.h, g.pl:g.pl + g.w], data_format)
 
 
 def _avg_pool_xp(xp, x, ksize, strides, padding, data_format):
+    _check_4d(tensor_in=x)
     x = _to_nhwc(x, data_format)
     g = _pool_geometry(x.shape, ksize, strides, padding, data_format)
     xpad = _padded_xp(xp, x, g)

@@ -24,6 +24,13 @@ def _invalid(msg):
     return errors.InvalidArgumentError(None, None, msg)
 
 
+def _check_4d(**arrays):
+    """A pooling kernel's inputs must be 4-D (TF's "tensor_in must be 4-dimensional")."""
+    for name, a in arrays.items():
+        if a.ndim != 4:
+            raise _invalid("%s must be 4-dimensional" % name)
+
+
 def _get_sequence(value, n, channel_index, name):
     """TF's `_get_sequence`: an int or a list of 1, `n` or `n + 2` ints as the `n + 2` values of a
     strides/dilations/ksize attribute (1 for the batch and channel dimensions)."""
@@ -402,19 +409,62 @@ def _pool_geometry(shape_nhwc, ksize, strides, padding, data_format):
 
 
 def _lowest(dtype):
-    return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
+    """What TF's CPU max pooling starts each output at (Eigen's NumTraits::lowest): the dtype's lowest
+    finite value, so a window of only NaN and -inf pools to it."""
+    return np.finfo(dtype).min if dtype.kind == "f" else np.iinfo(dtype).min
 
 
-def _first_max_masks(x, y, g, xpad=None):
+def _tap_valid(g, i, j):
+    """(OH, OW, 1) bool: the windows whose tap (i, j) is an input element, not padding; None when
+    every window's is."""
+    rows = np.arange(g.oh) * g.sh + i * g.dh - g.pt
+    cols = np.arange(g.ow) * g.sw + j * g.dw - g.pl
+    rv, cv = (rows >= 0) & (rows < g.h), (cols >= 0) & (cols < g.w)
+    if rv.all() and cv.all():
+        return None
+    return (rv[:, None] & cv[None, :])[:, :, None]
+
+
+def _first_valid_taps(g):
+    """{tap: mask}: each window's first non-padding tap in row-major order (padding only precedes it
+    at the top and left), with the (OH, OW, 1) bool mask of the windows it is first in (None: all)."""
+    i0 = np.maximum(g.pt - np.arange(g.oh) * g.sh, 0)
+    j0 = np.maximum(g.pl - np.arange(g.ow) * g.sw, 0)
+    out = {}
+    for i in np.unique(i0).tolist():
+        for j in np.unique(j0).tolist():
+            m = ((i0 == i)[:, None] & (j0 == j)[None, :])[:, :, None]
+            out[(i, j)] = None if m.all() else m
+    return out
+
+
+def _pool_padded(x, g, xp=np):
+    """`x` padded for max pooling: NaN for floats (never equal, never greater), else the lowest value."""
+    value = np.nan if x.dtype.kind == "f" else _lowest(x.dtype)
+    if xp is np:
+        return _padded(x, g, value)
+    if not (g.pt or g.pb or g.pl or g.pr):
+        return x
+    n, h, w, c = x.shape
+    out = xp.full((n, h + g.pt + g.pb, w + g.pl + g.pr, c), value, dtype=x.dtype)
+    out[:, g.pt:g.pt + h, g.pl:g.pl + w] = x
+    return out
+
+
+def _first_max_masks(x, y, g, xpad=None, xp=np):
     """Yields (tap, mask): for each window tap in row-major order, where that tap is the first
-    element of its window equal to the window's max `y` (TF's choice among ties). `xpad`: `x`
-    already padded (by a device backend), else padded here."""
+    non-padding element of its window equal to `y` (TF's MaxPoolGradGrad: no mask is set where no
+    element equals it). `xpad`: `x` already padded by `_pool_padded`."""
     if xpad is None:
-        xpad = _padded(x, g, np.nan if x.dtype.kind == "f" else _lowest(x.dtype))
+        xpad = _pool_padded(x, g, xp)
+    floats = x.dtype.kind == "f"
     taps = _taps(g)
     unrouted = None
     for k, (i, j) in enumerate(taps):
         m = _tap(xpad, i, j, g) == y
+        valid = None if floats else _tap_valid(g, i, j)  # NaN padding never equals; integer padding may
+        if valid is not None:
+            m &= xp.asarray(valid)
         if unrouted is None:
             if len(taps) > 1:
                 unrouted = ~m
@@ -423,6 +473,86 @@ def _first_max_masks(x, y, g, xpad=None):
             if k + 1 < len(taps):
                 unrouted ^= m
         yield (i, j), m
+
+
+def _max_pool_routing(x, g, xp=np):
+    """TF's MaxPoolGrad choice of one input per window (its CPU kernel recomputes the pool with an
+    argmax and ignores `orig_output`): the window's first non-padding element, replaced by each later
+    element greater than the one held. That is the first element equal to the max of the window's
+    non-NaN elements, unless the first element is NaN (nothing compares greater than NaN).
+
+    Returns (positive, masks): `positive`, bool of the output's shape, says where the chosen element
+    is > 0; `masks()` yields (tap, mask) in row-major tap order, each output set in exactly one mask.
+    """
+    floats = x.dtype.kind == "f"
+    if x.dtype == np.float16:
+        x = x.astype(np.float32)  # NumPy's float16 loops are slow; float32 holds each float16 exactly
+    xpad = _pool_padded(x, g, xp)
+    taps = _taps(g)
+    peak = None  # the max of each window's non-NaN elements (NaN when there are none)
+    for i, j in taps:
+        t = _tap(xpad, i, j, g)
+        if peak is None:
+            peak = t.copy()
+        elif floats:
+            xp.fmax(peak, t, out=peak)
+        else:
+            xp.maximum(peak, t, out=peak)
+    firsts = _first_valid_taps(g)
+    nan_first = None  # windows whose first element is NaN: it keeps the gradient
+    if floats:
+        first = None  # each window's first element (the masks of `firsts` partition the windows)
+        for (i, j), fm in firsts.items():
+            t = _tap(xpad, i, j, g)
+            first = t if fm is None or first is None else xp.where(xp.asarray(fm), t, first)
+        nan_first = xp.isnan(first)
+        if not nan_first.any():
+            nan_first = None
+    positive = peak > 0
+    if nan_first is not None:
+        positive &= ~nan_first
+
+    def masks():
+        unrouted = None if nan_first is None else ~nan_first
+        for k, (i, j) in enumerate(taps):
+            m = _tap(xpad, i, j, g) == peak
+            valid = None if floats else _tap_valid(g, i, j)
+            if valid is not None:
+                m &= xp.asarray(valid)
+            if unrouted is None:
+                if len(taps) > 1:
+                    unrouted = ~m
+            else:
+                m &= unrouted
+                if k + 1 < len(taps):
+                    unrouted ^= m
+            if nan_first is not None and (i, j) in firsts:
+                fm = firsts[(i, j)]
+                m |= nan_first if fm is None else nan_first & xp.asarray(fm)
+            yield (i, j), m
+
+    return positive, masks
+
+
+def _first_zero_signs(out, xpad, g):
+    """Sets the sign of each zero in the max pool `out` to that of its window's first zero (row-major):
+    TF keeps the first of equal values, and NumPy's max of -0 and +0 may give either."""
+    bits = np.dtype("i%d" % out.dtype.itemsize)
+    zeros = out == 0
+    if not zeros.any():
+        return
+    neg_zero = np.iinfo(bits).min  # the bits of -0.0
+    if not (xpad.view(bits) == neg_zero).any():
+        return  # no -0 in the input: every zero is +0
+    negative = np.zeros(out.shape, bool)
+    pending = zeros.copy()
+    for i, j in _taps(g):
+        t = _tap(xpad, i, j, g)
+        hit = pending & (t == 0)
+        negative |= hit & np.signbit(t)
+        pending &= ~hit
+    out[zeros] = 0
+    out[negative] = -out.dtype.type(0)
 
 
 def _masked(values, m, out=None):

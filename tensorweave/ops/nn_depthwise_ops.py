@@ -160,15 +160,19 @@ def _depthwise_backprop_input_kernel(xp, input_sizes, f, dy, strides, padding, e
                                      dilations):
     in_nhwc = _to_nhwc_dims(_shape_arg(input_sizes, "input_sizes"), data_format)
     kh, kw, c, m = f.shape
-    dy = _to_nhwc(dy, data_format)
+    out_dtype, acc = _accumulation(dy.dtype)
+    # C-contiguous NHWC in the accumulation dtype: the sums do not depend on the fed arrays' layout.
+    dy = np.ascontiguousarray(_to_nhwc(dy, data_format), dtype=acc)
+    f = np.ascontiguousarray(f, dtype=acc)
     g = _geometry(in_nhwc, kh, kw, strides, dilations, padding, explicit_paddings, data_format)
     _check_backprop_shape("DepthwiseConv2dNativeBackpropInput", dy.shape, g, c * m)
     dy = dy.reshape(g.n, g.oh, g.ow, c, m)
-    dxp = np.zeros((g.n, g.h + g.pt + g.pb, g.w + g.pl + g.pr, c), dy.dtype)
+    dxp = np.zeros((g.n, g.h + g.pt + g.pb, g.w + g.pl + g.pr, c), acc)
     for i, j in _taps(g):
         view = _tap(dxp, i, j, g)
         view += np.einsum("nhwcm,cm->nhwc", dy, f[i, j])
-    return _from_nhwc(dxp[:, g.pt:g.pt + g.h, g.pl:g.pl + g.w], data_format)
+    dx = dxp[:, g.pt:g.pt + g.h, g.pl:g.pl + g.w].astype(out_dtype, copy=False)
+    return _from_nhwc(dx, data_format)
 
 
 def _depthwise_backprop_input_grad(op, grad):
@@ -195,16 +199,24 @@ def _depthwise_backprop_filter_infer(op):
 def _depthwise_backprop_filter_kernel(xp, x, filter_sizes, dy, strides, padding, explicit_paddings, data_format,
                                       dilations):
     kh, kw, c, m = _shape_arg(filter_sizes, "filter_sizes")
-    x = _to_nhwc(x, data_format)
-    dy = _to_nhwc(dy, data_format)
+    out_dtype, acc = _accumulation(x.dtype)
+    # C-contiguous NHWC in the accumulation dtype: the sums do not depend on the fed arrays' layout.
+    x = np.ascontiguousarray(_to_nhwc(x, data_format), dtype=acc)
+    dy = np.ascontiguousarray(_to_nhwc(dy, data_format), dtype=acc)
     g = _geometry(x.shape, kh, kw, strides, dilations, padding, explicit_paddings, data_format)
     _check_backprop_shape("DepthwiseConv2dNativeBackpropFilter", dy.shape, g, c * m)
     dy = dy.reshape(g.n, g.oh, g.ow, c, m)
     xpad = _padded(x, g)
-    df = np.empty((kh, kw, c, m), x.dtype)
+    df = np.empty((kh, kw, c, m), acc)
     for i, j in _taps(g):
         df[i, j] = np.einsum("nhwc,nhwcm->cm", _tap(xpad, i, j, g), dy)
-    return df
+    return df.astype(out_dtype, copy=False)
+
+
+def _accumulation(dtype):
+    """(result dtype, dtype the sums run in): float16 sums in float32 and rounds once, as TF's CPU
+    kernels accumulate half precision."""
+    return dtype, (np.dtype(np.float32) if dtype == np.float16 else dtype)
 
 
 def _depthwise_backprop_filter_grad(op, grad):

@@ -95,7 +95,14 @@ def _xent_infer(op):
     return [(features.dtype, None if dims is None else dims[:-1]), (features.dtype, dims)]
 
 
+def _no_classes(xp, features, loss_shape):
+    """A cross entropy over zero classes: a zero loss per row and an empty backprop, as TF."""
+    return xp.zeros(loss_shape, features.dtype), features.copy()
+
+
 def _xent_kernel(xp, features, labels):
+    if features.shape[-1] == 0:
+        return _no_classes(xp, features, np.broadcast_shapes(features.shape, labels.shape)[:-1])
     shifted = features - features.max(axis=-1, keepdims=True)
     log_sum = np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
     loss = (labels * (log_sum - shifted)).sum(axis=-1)
@@ -128,6 +135,8 @@ def _xent_grad(op, grad_loss, grad_grad):
 
 def _xent_xp(xp, features, labels):
     """The accelerator kernel: `_xent_kernel` without NumPy arrays mixed in."""
+    if features.shape[-1] == 0:
+        return _no_classes(xp, features, np.broadcast_shapes(features.shape, labels.shape)[:-1])
     shifted = features - features.max(axis=-1, keepdims=True)
     log_sum = xp.log(xp.exp(shifted).sum(axis=-1, keepdims=True))
     loss = (labels * (log_sum - shifted)).sum(axis=-1)
@@ -151,6 +160,14 @@ def _move_axis_to_end(t, axis, rank):
     return array_ops.transpose(t, perm)
 
 
+def _move_axis_to_end_dynamic(t, axis):
+    """`t` (of unknown rank) with axis `axis` (>= 0) moved last: TF's `_move_dim_to_end`."""
+    from . import array_ops
+    rank = array_ops.rank(t)
+    perm = array_ops.concat([array_ops.range(axis), array_ops.range(axis + 1, rank), [axis]], 0)
+    return array_ops.transpose(t, perm)
+
+
 def softmax_cross_entropy_with_logits_v2(labels, logits, axis=None, name=None, dim=None):
     """Computes softmax cross entropy between `logits` and `labels`; gradients flow into both.
 
@@ -168,7 +185,8 @@ def softmax_cross_entropy_with_logits_v2(labels, logits, axis=None, name=None, d
       A `Tensor` of the type of `logits` and the shape of `labels` without the class dimension.
 
     Raises:
-      ValueError: On shape mismatch, or if both `axis` and `dim` are given.
+      ValueError: On shape mismatch, if both `axis` and `dim` are given, or for a negative `axis`
+        other than -1 on logits of unknown rank.
     """
     axis = _axis_arg(axis, dim)
     with ops.name_scope(name, "softmax_cross_entropy_with_logits", [logits, labels]) as name:
@@ -184,7 +202,12 @@ def softmax_cross_entropy_with_logits_v2(labels, logits, axis=None, name=None, d
             logits = _move_axis_to_end(logits, axis % rank, rank)
             labels = _move_axis_to_end(labels, axis % rank, rank)
         elif rank is None and axis != -1:
-            raise ValueError("The rank of `logits` must be known to use axis %s" % axis)
+            if axis < 0:
+                raise ValueError("axis %d needs logits of known rank (TF moves the axis last with range(axis))"
+                                 % axis)
+            # As TF: the class axis moved last by a transpose built at run time.
+            logits = _move_axis_to_end_dynamic(logits, axis)
+            labels = _move_axis_to_end_dynamic(labels, axis)
         cost, _ = ops.apply_op("SoftmaxCrossEntropyWithLogits", [logits, labels], name=name)
         return cost
 
@@ -241,6 +264,8 @@ def _sparse_xent_kernel(xp, features, labels):
         raise errors.InvalidArgumentError(
             None, None, "Received a label value of %d which is outside the valid range of [0, %d).  Label values: %s"
             % (labels[bad].flat[0], num_classes, " ".join(str(v) for v in labels.ravel())))
+    if num_classes == 0:
+        return _no_classes(xp, features, labels.shape)
     shifted = features - features.max(axis=-1, keepdims=True)
     log_sum = np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
     picked = np.take_along_axis(shifted, labels[..., None].astype(np.intp), axis=-1)
@@ -270,6 +295,8 @@ def _sparse_xent_xp(xp, features, labels):
         raise errors.InvalidArgumentError(
             None, None, "Received a label value of %d which is outside the valid range of [0, %d).  Label values: %s"
             % (bad, n, " ".join(str(v) for v in values)))
+    if n == 0:
+        return _no_classes(xp, features, labels.shape)
     shifted = features - features.max(axis=-1, keepdims=True)
     log_sum = xp.log(xp.exp(shifted).sum(axis=-1, keepdims=True))
     picked = xp.take_along_axis(shifted, labels[..., None].astype(np.int64), axis=-1)

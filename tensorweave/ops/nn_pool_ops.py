@@ -15,19 +15,23 @@ from .nn_conv_geometry import (
     _MAX_POOL_NAMES,
     _MAX_POOL_TYPES,
     _avg_counts,
+    _check_4d,
     _check_types,
     _convert,
     _deprecated_lookup,
     _first_max_masks,
+    _first_zero_signs,
     _from_nhwc,
     _get_sequence,
     _invalid,
     _lowest,
     _masked,
+    _max_pool_routing,
     _padded,
     _pool_attrs,
     _pool_geometry,
     _pool_over_batch,
+    _pool_padded,
     _pool_static,
     _shape_arg,
     _static_dims,
@@ -48,41 +52,66 @@ def _max_pool_infer(op):
     return [(x.dtype, _pool_static(op, _static_dims(x, 4)))]
 
 
-def _max_pool_tiles(x, g):
+def _max_pool_tiles(x, g, maximum):
     """Max pooling of windows that tile the input (stride = window, no padding before): each
     window's rows are whole runs of KW*C values, so NumPy takes maxima of long runs, then of taps."""
     n, c = x.shape[0], x.shape[3]
     r = x[:, :g.oh * g.kh, :g.ow * g.kw].reshape(n, g.oh, g.kh, g.ow, g.kw * c)
-    rows = np.maximum(r[:, :, 0], r[:, :, 1]) if g.kh > 1 else r[:, :, 0].copy()
+    rows = maximum(r[:, :, 0], r[:, :, 1]) if g.kh > 1 else r[:, :, 0].copy()
     for i in range(2, g.kh):
-        np.maximum(rows, r[:, :, i], out=rows)
+        maximum(rows, r[:, :, i], out=rows)
     taps = rows.reshape(n, g.oh, g.ow, g.kw, c)
     if g.kw == 1:
         return taps[:, :, :, 0]
-    out = np.maximum(taps[:, :, :, 0], taps[:, :, :, 1])
+    out = maximum(taps[:, :, :, 0], taps[:, :, :, 1])
     for j in range(2, g.kw):
-        np.maximum(out, taps[:, :, :, j], out=out)
+        maximum(out, taps[:, :, :, j], out=out)
+    return out
+
+
+def max_pool_nhwc(x, g):
+    """TF's CPU MaxPool of NHWC `x` (geometry `g`): each output starts at the dtype's lowest finite
+    value and takes each window element (row-major) greater than the one it holds. So NaN never wins,
+    a window of only NaN and -inf gives the lowest finite value, and of -0 and +0 the first one stays.
+    Float32/float64 C-contiguous arrays run the numba loop when numba is there; the NumPy forms below
+    give its values bitwise."""
+    if _conv_jit.usable(x):
+        out = np.empty((g.n, g.oh, g.ow, g.c), x.dtype)
+        _pool_over_batch(g, lambda b0, b1: _conv_jit.max_pool(x, out, b0, b1, g))
+        return out
+    low = x.dtype.type(_lowest(x.dtype))
+    if x.dtype == np.float16:
+        # NumPy's float16 max is a slow scalar loop: TF's rule itself, tap by tap, is faster.
+        xpad = _padded(x, g, low)
+        out = np.full((g.n, g.oh, g.ow, g.c), low, x.dtype)
+        for i, j in _taps(g):
+            t = _tap(xpad, i, j, g)
+            out = np.where(out < t, t, out)
+        return out
+    floats = x.dtype.kind == "f"
+    maximum = np.fmax if floats else np.maximum  # fmax: NaN never wins
+    if g.kh == g.sh and g.kw == g.sw and not (g.pt or g.pl) and g.oh * g.kh <= g.h and g.ow * g.kw <= g.w:
+        out, xpad = _max_pool_tiles(x, g, maximum), x
+    else:
+        xpad = _pool_padded(x, g)
+        out = None
+        for i, j in _taps(g):
+            t = _tap(xpad, i, j, g)
+            if out is None:
+                out = t.copy()
+            else:
+                maximum(out, t, out=out)
+    if floats:
+        np.fmax(out, low, out=out)  # NaN (no other element) and -inf give the lowest finite value
+        _first_zero_signs(out, xpad, g)
     return out
 
 
 def _max_pool_kernel(xp, x, ksize, strides, padding, data_format):
+    _check_4d(tensor_in=x)
     x = _to_nhwc(x, data_format)
     g = _pool_geometry(x.shape, ksize, strides, padding, data_format)
-    if g.kh == g.sh and g.kw == g.sw and not (g.pt or g.pl) and g.oh * g.kh <= g.h and g.ow * g.kw <= g.w:
-        return _from_nhwc(_max_pool_tiles(x, g), data_format)
-    if _conv_jit.usable(x):
-        out = np.empty((g.n, g.oh, g.ow, g.c), x.dtype)
-        _pool_over_batch(g, lambda b0, b1: _conv_jit.max_pool(x, out, b0, b1, g))
-        return _from_nhwc(out, data_format)
-    xpad = _padded(x, g, _lowest(x.dtype))
-    out = None
-    for i, j in _taps(g):
-        t = _tap(xpad, i, j, g)
-        if out is None:
-            out = t.copy()
-        else:
-            np.maximum(out, t, out=out)
-    return _from_nhwc(out, data_format)
+    return _from_nhwc(max_pool_nhwc(x, g), data_format)
 
 
 def _max_pool_grad(op, grad):
@@ -148,10 +177,13 @@ def _max_pool_grad_kernel(xp, x, y, dy, ksize, strides, padding, data_format):
 
 
 def max_pool_grad(x, y, dy, ksize, strides, padding, data_format, relu=False):
-    """MaxPoolGrad's kernel: zeros, plus each window's `dy` at the window's first max (TF's values:
-    an inf or NaN `dy` stays out of the other inputs). With `relu` (windows that do not overlap
-    only), also ReluGrad by the mask `x > 0` (x being the ReLU's output the pool read): the two ops'
-    values, bitwise, in one pass (the compiler's `fuse_relu_pool_grads` uses it)."""
+    """MaxPoolGrad's kernel, as TF's CPU kernel: zeros, plus each window's `dy` at the input its
+    argmax picks (`_max_pool_routing`: the first element of the window, replaced by each later one
+    greater than the one held; `y` only fixes the shapes). Inputs that no window picks get +0 even
+    for an inf or NaN `dy`. With `relu` (windows that do not overlap only), also ReluGrad by the
+    mask `x > 0` (x being the ReLU's output the pool read): the two ops' values, bitwise, in one pass
+    (the compiler's `fuse_relu_pool_grads` uses it)."""
+    _check_4d(tensor_in=x, tensor_out=y, out_backprop=dy)
     x, y, dy = (_to_nhwc(a, data_format) for a in (x, y, dy))
     g = _pool_geometry(x.shape, ksize, strides, padding, data_format)
     if dy.shape != (g.n, g.oh, g.ow, g.c) or y.shape != dy.shape:
@@ -164,20 +196,24 @@ def max_pool_grad(x, y, dy, ksize, strides, padding, data_format, relu=False):
         # Every input is written when the windows tile it exactly; else the gaps stay zero.
         tiled = (g.sh == g.kh and g.sw == g.kw and g.oh * g.kh - g.pt >= g.h and g.ow * g.kw - g.pl >= g.w)
         dx = (np.empty if tiled else np.zeros)(x.shape, dy.dtype)
-        _pool_over_batch(g, lambda b0, b1: _conv_jit.max_pool_grad(x, y, dy, dx, b0, b1, g, relu))
+        _pool_over_batch(g, lambda b0, b1: _conv_jit.max_pool_grad(x, dy, dx, b0, b1, g, relu))
         return _from_nhwc(dx, data_format)
     dxp = np.zeros((g.n, g.h + g.pt + g.pb, g.w + g.pl + g.pr, g.c), dy.dtype)
 
     def work(b0, b1):
         block, dyb = dxp[b0:b1], dy[b0:b1]
+        positive, masks = _max_pool_routing(x[b0:b1], g)
         if disjoint:
             # Each input takes at most one window's gradient: written as TF's `0 + dy`.
             dyb = dyb + dy.dtype.type(0)
             if relu:
-                # A routed element equals its window's max, so the ReLU mask x > 0 there is y > 0:
-                # applied to dy once (ReluGrad's `grad * mask` of the routed values, bitwise).
-                dyb *= y[b0:b1] > 0
-        for (i, j), m in _first_max_masks(x[b0:b1], y[b0:b1], g):
+                # ReluGrad's `grad * (x > 0)` of the routed values (each window's chosen element);
+                # an inf or NaN gradient times 0 is NaN, as there.
+                with np.errstate(invalid="ignore"):
+                    dyb *= positive
+        # Overlapping windows add up at an input: TF adds in the order of the outputs, which is the
+        # reverse order of the taps (a later tap of a window reaches an input from an earlier window).
+        for (i, j), m in (masks() if disjoint else reversed(list(masks()))):
             view = _tap(block, i, j, g)
             if disjoint:
                 _masked(dyb, m, out=view)
@@ -208,6 +244,9 @@ def _max_pool_grad_grad_infer(op):
 
 
 def _max_pool_grad_grad_kernel(xp, x, y, ddx, ksize, strides, padding, data_format):
+    """TF's CPU MaxPoolGradGrad: each output takes `ddx` at its window's first element equal to
+    `orig_output` (0 where none is: a window of NaN and -inf, whose max pool is the lowest value)."""
+    _check_4d(orig_input=x, orig_output=y, grad=ddx)
     x, y, ddx = (_to_nhwc(a, data_format) for a in (x, y, ddx))
     g = _pool_geometry(x.shape, ksize, strides, padding, data_format)
     gpad = _padded(ddx, g)
@@ -237,6 +276,7 @@ def _avg_pool_infer(op):
 
 
 def _avg_pool_kernel(xp, x, ksize, strides, padding, data_format):
+    _check_4d(tensor_in=x)
     x = _to_nhwc(x, data_format)
     g = _pool_geometry(x.shape, ksize, strides, padding, data_format)
     xpad = _padded(x, g)

@@ -6,7 +6,7 @@ import traceback
 import numpy as np
 
 from ..framework import dtypes, errors, ops
-from ..framework.registry import register_op
+from ..framework.registry import NO_GRADIENT, register_op
 from ..platform import fpstate
 from .core_ops import _tf_type_name
 
@@ -26,7 +26,8 @@ def _py_func_kernel(ctx, op, *args, token, Tin, Tout):  # noqa: N803 (TF's attr 
     except Exception as e:
         cls = errors.from_python_exception(e)
         tb = "".join(traceback.format_exception(type(e), e, e.__traceback__))
-        raise cls(None, op, "%s: %s\n%s" % (type(e).__name__, e, tb)) from e
+        # The message carries the user's traceback, as TF's; chaining `e` too would print it twice.
+        raise cls(None, op, "%s: %s\n%s" % (type(e).__name__, e, tb)) from None
     if not Tout:
         return ()
     if not isinstance(ret, (list, tuple)):
@@ -57,8 +58,10 @@ def _tf_name(npdtype):
         return str(npdtype)
 
 
-register_op("PyFunc", infer=_py_func_infer, kernel=_py_func_kernel, stateful=True)
-register_op("PyFuncStateless", infer=_py_func_infer, kernel=_py_func_kernel, stateful=True)
+# TF registers both as NotDifferentiable: tf.gradients gives None for their inputs unless a gradient
+# is installed with gradient_override_map.
+register_op("PyFunc", infer=_py_func_infer, kernel=_py_func_kernel, stateful=True, grad=NO_GRADIENT)
+register_op("PyFuncStateless", infer=_py_func_infer, kernel=_py_func_kernel, stateful=True, grad=NO_GRADIENT)
 
 
 def py_func(func, inp, Tout, stateful=True, name=None):  # noqa: N803 (TF's argument name)
@@ -80,7 +83,8 @@ def py_func(func, inp, Tout, stateful=True, name=None):  # noqa: N803 (TF's argu
       as in TF), and the tf.errors class matching an exception `func` raised (ValueError ->
       InvalidArgumentError, StopIteration -> OutOfRangeError, ...), with its Python traceback.
 
-    The op has no gradient unless one is installed with `gradient_override_map({"PyFunc": ...})`.
+    The op is not differentiable (`tf.gradients` gives None for its inputs, as in TF) unless a
+    gradient is installed with `gradient_override_map({"PyFunc": ...})`.
     """
     is_list = isinstance(Tout, (list, tuple))
     touts = [dtypes.as_dtype(t) for t in (Tout if is_list else [Tout])]

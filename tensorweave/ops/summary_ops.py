@@ -347,6 +347,12 @@ DEFAULT_BUCKET_LIMITS = np.array(_default_bucket_limits(), np.float64)
 DEFAULT_BUCKET_LIMITS.flags.writeable = False
 
 
+def _first_equal(values, extreme):
+    """The first value equal to `extreme`: TF's Histogram keeps the first of equal values (of -0 and
+    +0, the first one's sign), where NumPy's min and max may return either."""
+    return float(values[int(np.argmax(values == extreme))])
+
+
 def _histogram_proto(values, summary_pb2):
     """A `HistogramProto` of `values` (float64, finite) as TF's Histogram::EncodeToProto, runs of empty
     buckets merged into one."""
@@ -354,8 +360,8 @@ def _histogram_proto(values, summary_pb2):
     index = np.minimum(np.searchsorted(limits, values, side="right"), limits.size - 1)
     counts = np.bincount(index, minlength=limits.size).astype(np.float64)
     proto = summary_pb2.HistogramProto(
-        min=float(values.min()) if values.size else sys.float_info.max,
-        max=float(values.max()) if values.size else -sys.float_info.max,
+        min=_first_equal(values, values.min()) if values.size else sys.float_info.max,
+        max=_first_equal(values, values.max()) if values.size else -sys.float_info.max,
         num=float(values.size),
         # TF accumulates one value at a time.
         sum=float(np.cumsum(values)[-1]) if values.size else 0.0,

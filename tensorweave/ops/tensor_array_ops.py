@@ -104,14 +104,29 @@ def _read(ctx, op, store, i):
     return v
 
 
-def _gather(ctx, op, store, indices):
+def _debug_shape(shape):
+    """A partial shape as TF's PartialTensorShape::DebugString prints it: [?,2] or <unknown>."""
+    return "<unknown>" if shape is None else "[%s]" % ",".join("?" if d is None else str(d) for d in shape)
+
+
+def _empty_shape(store, element_shape):
+    """The element shape an empty gather/concat uses: the op's (the array's static shape when the op
+    was built), else the one the array was created with; None when neither is fully defined."""
+    for shp in (element_shape, store.element_shape):
+        if shp is not None and None not in shp:
+            return tuple(shp)
+    return None
+
+
+def _gather(ctx, op, store, indices, element_shape=None):
     if len(indices) == 0:
-        shp = store.element_shape if store.element_shape is not None else ()
-        if None in shp:
-            raise errors.InvalidArgumentError(
+        shp = _empty_shape(store, element_shape)
+        if shp is None:
+            raise errors.UnimplementedError(
                 None, op, "TensorArray has size zero, but element shape %s is not fully defined. Currently only "
-                "static shapes are supported when packing zero-size TensorArrays." % (list(shp),))
-        return np.zeros((0,) + tuple(shp), store.dtype.as_numpy_dtype)
+                "static shapes are supported when packing zero-size TensorArrays."
+                % _debug_shape(element_shape if element_shape is not None else store.element_shape))
+        return np.zeros((0,) + shp, store.dtype.as_numpy_dtype)
     vals = [_read(ctx, op, store, i) for i in indices]
     first = vals[0].shape
     for k, v in enumerate(vals):
@@ -177,7 +192,7 @@ def _gather_infer(op):
 
 
 def _gather_kernel(ctx, op, flow, indices, dtype, element_shape):
-    return _gather(ctx, op, _store(op, flow), np.asarray(indices).reshape(-1).tolist())
+    return _gather(ctx, op, _store(op, flow), np.asarray(indices).reshape(-1).tolist(), element_shape)
 
 
 def _gather_grad(op, dy):
@@ -227,8 +242,14 @@ def _concat_kernel(ctx, op, flow, dtype, element_shape):
     store = _store(op, flow)
     vals = [_read(ctx, op, store, i) for i in range(len(store))]
     if not vals:
-        shp = store.element_shape or (0,)
-        return np.zeros((0,) + tuple(shp[1:]), dtype.as_numpy_dtype), np.zeros(0, np.int64)
+        shp = _empty_shape(store, element_shape)
+        if shp is None:
+            known = element_shape if element_shape is not None else store.element_shape
+            raise errors.UnimplementedError(
+                None, op, "TensorArray has size zero, but element_shape_except0 %s is not fully defined. Currently "
+                "only static shapes are supported when concatenating zero-size TensorArrays."
+                % _debug_shape(None if known is None else tuple(known)[1:]))
+        return np.zeros((0,) + shp[1:], dtype.as_numpy_dtype), np.zeros(0, np.int64)
     return np.concatenate(vals, 0), np.asarray([v.shape[0] for v in vals], np.int64)
 
 
@@ -345,7 +366,7 @@ register_op("TensorArrayGradConcat", infer=lambda op: [(op._inputs[1].dtype, op.
 class _Meta:
     """Static facts shared by every TensorArray object threading the same array."""
 
-    __slots__ = ("dtype", "element_shape", "dynamic_size", "infer_shape", "clear_after_read")
+    __slots__ = ("dtype", "element_shape", "dynamic_size", "infer_shape", "clear_after_read", "size")
 
 
 class TensorArray:
@@ -380,6 +401,7 @@ class TensorArray:
         meta.dynamic_size = bool(dynamic_size)
         meta.infer_shape = infer_shape
         meta.clear_after_read = True if clear_after_read is None else bool(clear_after_read)
+        meta.size = None  # the size tensor this array was created with (stack's static leading dimension)
         self._meta = meta
         if flow is not None or handle is not None:
             self._flow = flow if flow is not None else handle
@@ -388,6 +410,7 @@ class TensorArray:
             raise ValueError("Size must be provided if handle is not provided")
         with ops.name_scope(name, "TensorArray", [size] if isinstance(size, ops.Tensor) else []) as scope:
             size = ops.convert_to_tensor(size, dtype=dtypes.int32, name="size")
+            meta.size = size
             self._flow = ops.apply_op("TensorArrayV3", [size], {
                 "dtype": meta.dtype, "element_shape": meta.element_shape.as_tuple(),
                 "dynamic_size": meta.dynamic_size, "clear_after_read": meta.clear_after_read,
@@ -461,10 +484,27 @@ class TensorArray:
                             {"dtype": self._meta.dtype, "element_shape": self._meta.element_shape.as_tuple()},
                             name=name)
 
+    def _static_size(self):
+        """The array's size when it is fixed and known statically (as TF reads `constant_value(size)`)."""
+        meta = self._meta
+        if meta.dynamic_size or meta.size is None:
+            return None
+        from ..framework.tensor_util import constant_value
+        n = constant_value(meta.size)
+        return None if n is None else int(n)
+
     def stack(self, name=None):
-        """All elements stacked on a new first axis."""
+        """All elements stacked on a new first axis.
+
+        The static shape is `[size] + element_shape` when the element shape is known (the size is
+        the array's fixed size when it is known statically, else unknown).
+        """
         with ops.name_scope(name, "TensorArrayStack", [self._flow]) as scope:
-            return self.gather(_range_of(self.size()), name=scope)
+            value = self.gather(_range_of(self.size()), name=scope)
+            shape = self._meta.element_shape
+            if shape.ndims is not None:
+                value.set_shape(TensorShape([self._static_size()]).concatenate(shape))
+            return value
 
     def scatter(self, indices, value, name=None):
         """Writes `value[k]` at `indices[k]`; returns the new TensorArray."""
@@ -485,10 +525,19 @@ class TensorArray:
             return self.scatter(_range_of(n), v)
 
     def concat(self, name=None):
-        """The elements concatenated along their first axis."""
-        return ops.apply_op("TensorArrayConcatV3", [self._flow],
-                            {"dtype": self._meta.dtype, "element_shape": self._meta.element_shape.as_tuple()},
-                            name=name)[0]
+        """The elements concatenated along their first axis.
+
+        The static first dimension is `size * element_shape[0]` when both are known statically.
+        """
+        value = ops.apply_op("TensorArrayConcatV3", [self._flow],
+                             {"dtype": self._meta.dtype, "element_shape": self._meta.element_shape.as_tuple()},
+                             name=name)[0]
+        shape = self._meta.element_shape
+        if shape.ndims:
+            n = self._static_size() if self._meta.infer_shape else None
+            dim0 = None if n is None or shape[0].value is None else n * shape[0].value
+            value.set_shape(TensorShape([dim0]).concatenate(shape[1:]))
+        return value
 
     def split(self, value, lengths, name=None):
         """Splits `value` along its first axis into elements of the given lengths."""

@@ -12,17 +12,30 @@ TF's V2 checkpoints (`<prefix>.index` + `<prefix>.data-00000-of-00001`) with sim
    "tensors": {"<name>": {"dtype": "float32", "shape": [2, 3], "shard": 0, "offset": 40,
                           "size": 24, "crc32": 1234}}}
 
-Each file is written to a temporary name, flushed to disk and renamed over its final name, the
-data file before the index, so an interrupted save never leaves a partial file under a final name.
+Each file is written to a temporary name (`<name>.tmp<32 hex digits>`), flushed to disk and renamed
+over its final name, the data file before the index, so an interrupted save never leaves a partial
+file under a final name. The writer holds an exclusive `flock` on its temporary file until the
+rename, so a temporary that can be locked belongs to no running save: a save killed midway leaves
+one, and `remove_stale_temporaries` (called by `Saver.save` for its own prefix) deletes it. Where
+file locks do not exist, only temporaries untouched for `STALE_TEMPORARY_SECS` count as stale.
 The bundle id ties an index to its data file and the CRC-32 of each tensor catches corruption:
-both raise DataLossError rather than return wrong values.
+both raise DataLossError rather than return wrong values. Every entry of the index is checked
+when it is read (a known dtype, a shape of non-negative sizes whose bytes agree with the stored
+size) and every string length against the stored bytes, so a damaged or crafted index raises
+DataLossError naming the file before anything of the size it claims is allocated.
 """
 
 import json
+import math
 import os
 import re
-import uuid
+import time
 import zlib
+
+try:
+    import fcntl
+except ImportError:  # Windows: no flock; staleness by age
+    fcntl = None
 
 import numpy as np
 
@@ -32,6 +45,50 @@ FORMAT = "tensorweave-bundle"
 VERSION = 1
 MAGIC = b"TWBUNDLE"
 _HEADER = len(MAGIC) + 32
+_MAX_RANK = 254  # TF's TensorShape limit
+# The dtypes a checkpoint holds, by name.
+_DTYPES = {d.name: d for d in (dtypes.float16, dtypes.float32, dtypes.float64, dtypes.int8, dtypes.int16,
+                               dtypes.int32, dtypes.int64, dtypes.uint8, dtypes.uint16, dtypes.bool_,
+                               dtypes.complex64, dtypes.complex128, dtypes.string)}
+
+
+def _unique_hex():
+    import uuid  # only here: `import tensorweave` does not need it
+    return uuid.uuid4().hex
+
+
+def _is_count(v):
+    return type(v) is int and v >= 0
+
+
+def _check_entry(name, e, num_shards):
+    """Why index entry `e` of tensor `name` is impossible, or None."""
+    if not isinstance(e, dict):
+        return "tensor %s has no valid entry" % name
+    dt = _DTYPES.get(e.get("dtype")) if isinstance(e.get("dtype"), str) else None
+    if dt is None:
+        return "tensor %s has an invalid dtype %r" % (name, e.get("dtype"))
+    shape = e.get("shape")
+    if not isinstance(shape, list) or len(shape) > _MAX_RANK or not all(_is_count(d) for d in shape):
+        return "tensor %s has an invalid shape %r" % (name, shape)
+    for key in ("offset", "size", "crc32"):
+        if not _is_count(e.get(key)):
+            return "tensor %s has an invalid %s %r" % (name, key, e.get(key))
+    shard = e.get("shard", 0)
+    if not _is_count(shard) or shard >= num_shards:
+        return "tensor %s has an invalid shard %r" % (name, shard)
+    count = 1
+    for d in shape:
+        count *= d  # Python ints: no overflow
+    size = e["size"]
+    if dt is dtypes.string:
+        if 8 * count > size:
+            return ("tensor %s has shape %s of string: its lengths alone need more than the %d bytes stored"
+                    % (name, shape, size))
+    elif count * np.dtype(dt.as_numpy_dtype).itemsize != size:
+        return ("tensor %s has shape %s of %s (%d bytes) but %d bytes are stored"
+                % (name, shape, dt.name, count * np.dtype(dt.as_numpy_dtype).itemsize, size))
+    return None
 
 
 def data_filename(prefix, shard=0, num_shards=1):
@@ -47,18 +104,49 @@ def _write_chunk(f, data):
     f.write(data)
 
 
+# Without file locks, a temporary file untouched for this long belongs to no running save.
+STALE_TEMPORARY_SECS = 3600
+_TEMP_SUFFIX = r"\.tmp[0-9a-f]{32}"
+
+
+def _open_temporary(path, binary):
+    """A new temporary file for `path`, created and (where file locks exist) locked by this writer.
+
+    The lock marks it live for `remove_stale_temporaries`; a temporary removed by a cleaner between
+    its creation and the lock is noticed and replaced by another.
+    """
+    while True:
+        tmp = "%s.tmp%s" % (path, _unique_hex())
+        f = open(tmp, "xb" if binary else "x")
+        if fcntl is None:
+            return tmp, f
+        try:
+            fcntl.flock(f.fileno(), fcntl.LOCK_EX)
+            if os.path.samestat(os.fstat(f.fileno()), os.stat(tmp)):
+                return tmp, f
+        except FileNotFoundError:
+            pass
+        except OSError:  # a file system without flock
+            return tmp, f
+        f.close()
+
+
 def atomic_write(path, write_fn, binary=True):
     """Calls `write_fn(file)` on a temporary file next to `path`, syncs it and renames it to `path`.
 
-    The temporary file is removed if `write_fn` raises, and `path` keeps its previous content.
+    The temporary file is removed if `write_fn` raises, and `path` keeps its previous content. It is
+    locked (flock) while it exists under its temporary name.
     """
-    tmp = "%s.tmp%s" % (path, uuid.uuid4().hex)
+    tmp, f = _open_temporary(path, binary)
     try:
-        with open(tmp, "wb" if binary else "w") as f:
+        with f:
             write_fn(f)
             f.flush()
             os.fsync(f.fileno())
-        os.replace(tmp, path)
+            if fcntl is not None:  # renamed while still locked (POSIX renames open files)
+                os.replace(tmp, path)
+        if fcntl is None:
+            os.replace(tmp, path)
     except BaseException:
         try:
             os.remove(tmp)
@@ -93,7 +181,7 @@ def write_bundle(prefix, names, arrays):
     directory = os.path.dirname(prefix)
     if directory and not os.path.isdir(directory):
         os.mkdir(directory)  # one level, as TF's BundleWriter: a missing grandparent is an error
-    bundle_id = uuid.uuid4().hex
+    bundle_id = _unique_hex()
     entries = {}
 
     def write_data(f):
@@ -146,13 +234,27 @@ class BundleReader:
             raise errors.DataLossError(None, None, "Unable to open table file %s: not a tensorweave checkpoint index "
                                        "(%s). Checkpoints written by TensorFlow itself cannot be read."
                                        % (path, e)) from None
-        if index.get("version", 0) > VERSION:
+        if not isinstance(index.get("version", 0), int) or index.get("version", 0) > VERSION:
             raise errors.DataLossError(None, None, "Checkpoint %s has format version %s; this reader supports up "
                                        "to %d" % (prefix, index.get("version"), VERSION))
-        self._bundle_id = index["bundle_id"]
+        self._index_path = path
+        self._bundle_id = index.get("bundle_id")
         self._num_shards = index.get("num_shards", 1)
-        self._entries = index["tensors"]
+        self._entries = index.get("tensors")
+        if not isinstance(self._bundle_id, str):
+            raise self._damaged("no bundle id")
+        if not _is_count(self._num_shards) or not self._num_shards:
+            raise self._damaged("invalid num_shards %r" % (self._num_shards,))
+        if not isinstance(self._entries, dict):
+            raise self._damaged("no tensors")
+        for name, e in self._entries.items():
+            why = _check_entry(name, e, self._num_shards)
+            if why:
+                raise self._damaged(why)
         self._data = {}
+
+    def _damaged(self, why):
+        return errors.DataLossError(None, None, "Checkpoint index %s is damaged: %s" % (self._index_path, why))
 
     def names(self):
         """The sorted tensor names."""
@@ -198,14 +300,20 @@ class BundleReader:
         e = self._entry(name)
         data = self._shard(e.get("shard", 0))
         start, size = e["offset"], e["size"]
+        if start + size > len(data):
+            raise self._damaged("tensor %s lies outside the data file (bytes %d to %d of %d)"
+                                % (name, start, start + size, len(data)))
         buf = memoryview(data)[start:start + size]
-        if len(buf) != size or zlib.crc32(buf) & 0xFFFFFFFF != e["crc32"]:
+        if zlib.crc32(buf) & 0xFFFFFFFF != e["crc32"]:
             raise errors.DataLossError(None, None, "Checksum does not match for tensor %s in %s" % (name, self.prefix))
         dt = dtypes.as_dtype(e["dtype"])
         shape = tuple(e["shape"])
         if dt is dtypes.string:
-            n = int(np.prod(shape, dtype=np.int64))
+            n = math.prod(shape)  # 8 * n <= size: checked when the index was read
             lengths = np.frombuffer(buf[:8 * n], dtype="<u8")
+            if 8 * n + sum(lengths.tolist()) != size:
+                raise errors.DataLossError(None, None, "The string lengths of tensor %s in %s do not add up to the %d "
+                                           "bytes stored" % (name, self.prefix, size - 8 * n))
             out = np.empty(n, dtype=object)
             pos = 8 * n
             for i, ln in enumerate(lengths.tolist()):
@@ -220,6 +328,55 @@ class BundleReader:
             arr = arr.astype(dt.as_numpy_dtype)
             arr.flags.writeable = False
         return arr
+
+
+def temporary_pattern(names):
+    """A regex matching the temporary files (`<name>.tmp<32 hex digits>`) of file names matching the
+    regex `names` (a string)."""
+    return re.compile("^(?:%s)%s$" % (names, _TEMP_SUFFIX))
+
+
+def remove_stale_temporaries(directory, pattern):
+    """Removes the temporary files in `directory` whose names match `pattern` and that no running
+    writer holds (see the module docstring): what saves killed midway left behind.
+
+    Returns:
+      The sorted list of removed paths.
+    """
+    try:
+        names = os.listdir(directory or ".")
+    except OSError:
+        return []
+    removed = []
+    for name in sorted(names):
+        if not pattern.match(name):
+            continue
+        path = os.path.join(directory, name)
+        if fcntl is None:
+            try:
+                if time.time() - os.stat(path).st_mtime > STALE_TEMPORARY_SECS:
+                    os.remove(path)
+                    removed.append(path)
+            except OSError:
+                pass
+            continue
+        try:
+            fd = os.open(path, os.O_RDONLY)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:  # held by a running save
+            os.close(fd)
+            continue
+        try:
+            os.remove(path)
+            removed.append(path)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+    return removed
 
 
 def delete_bundle(prefix):

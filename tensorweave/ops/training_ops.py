@@ -1,5 +1,7 @@
 """The fused optimizer update ops (TF's training_ops): ApplyGradientDescent, ApplyMomentum, ApplyAdam,
-ApplyAdagrad, ApplyRMSProp, ApplyCenteredRMSProp and ApplyAdadelta.
+ApplyAdagrad, ApplyRMSProp, ApplyCenteredRMSProp, ApplyAdadelta, ApplyFtrl, ApplyFtrlV2,
+ApplyProximalGradientDescent and ApplyProximalAdagrad, and the sparse (row) updates SparseApplyFtrl,
+SparseApplyFtrlV2, SparseApplyProximalGradientDescent and SparseApplyProximalAdagrad.
 
 Each takes the variable and its slots as ref inputs (the kernel gets their keys), computes TF's update
 formula (core/kernels/training_ops.cc) in the variable's dtype, stores fresh read-only arrays in the
@@ -10,7 +12,7 @@ import contextlib
 
 import numpy as np
 
-from ..framework import errors, ops
+from ..framework import dtypes, errors, ops
 from ..framework.registry import NO_GRADIENT, NOT_CONSTANT, register_op
 
 _NO_LOCK = contextlib.nullcontext()
@@ -448,3 +450,472 @@ def apply_adadelta(var, accum, accum_update, lr, rho, epsilon, grad, use_locking
     """
     return _apply_op("ApplyAdadelta", [var, accum, accum_update], [lr, rho, epsilon, grad],
                      {"use_locking": bool(use_locking)}, name)
+
+
+# ---- ApplyFtrl / ApplyFtrlV2 ----------------------------------------------------------------------
+def _checked_scalars(op, checks, values):
+    """The scalar inputs as NumPy scalars of their dtype, each checked by `(message, predicate)` as
+    TF's kernels do ("lr is not a positive scalar: []")."""
+    out = []
+    for (message, ok), a in zip(checks, values):
+        if a.ndim or not ok(a[()]):
+            raise errors.InvalidArgumentError(None, op, "%s: %s" % (message, _dims(a)))
+        out.append(a[()])
+    return out
+
+
+_ANY = (lambda v: True)
+_POSITIVE = (lambda v: v > 0)
+_NON_NEGATIVE = (lambda v: v >= 0)
+_FTRL_CHECKS = (("lr is not a scalar", _ANY), ("l1 regularization strength is not a scalar", _ANY),
+                ("l2 regularization strength is not a scalar", _ANY))
+_LR_POWER_CHECK = ("lr_power is not a scalar", _ANY)
+_SHRINKAGE_CHECK = ("l2 shrinkage regularization strength is not a scalar", _ANY)
+_PROXIMAL_ADAGRAD_CHECKS = (("lr is not a positive scalar", _POSITIVE),
+                            ("l1 regularization strength is not a non-negative scalar", _NON_NEGATIVE),
+                            ("l2 regularization strength is not a non-negative scalar", _NON_NEGATIVE))
+
+
+def _ftrl_math(var, accum, linear, grad, lr, l1, l2, lr_power, l2_shrinkage=None):
+    """TF's FTRL-proximal step (core/kernels/training_ops.cc, ApplyFtrl/ApplyFtrlV2) in the variable's
+    dtype, every scalar a NumPy scalar of that dtype: `(var, accum, linear)` after the step."""
+    t = var.dtype.type
+    new_accum = accum + grad * grad
+    g = grad if l2_shrinkage is None else grad + (t(2) * l2_shrinkage) * var
+    if lr_power == t(-0.5):
+        new_accum_p, accum_p = np.sqrt(new_accum), np.sqrt(accum)
+    else:
+        new_accum_p, accum_p = np.power(new_accum, -lr_power), np.power(accum, -lr_power)
+    sigma = new_accum_p - accum_p
+    sigma /= lr
+    sigma *= var
+    linear_new = linear + (g - sigma)
+    x = np.sign(linear_new) * l1
+    x -= linear_new
+    y = new_accum_p / lr
+    y += t(2) * l2
+    x /= y
+    var_new = np.where(np.abs(linear_new) > l1, x, t(0)).astype(var.dtype, copy=False)
+    return var_new, new_accum, linear_new
+
+
+def _ftrl_update(ctx, op, var_key, accum_key, linear_key, grad, *scalars):
+    var = ctx.read_variable(var_key, op)
+    accum = ctx.read_variable(accum_key, op)
+    linear = ctx.read_variable(linear_key, op)
+    _same_shapes(op, var, ("accum", "linear", "grad"), accum, linear, grad)
+    var_new, accum_new, linear_new = _ftrl_math(var, accum, linear, grad, *scalars)
+    _store(ctx, linear_key, linear_new)
+    _store(ctx, accum_key, accum_new)
+    return _store(ctx, var_key, var_new)
+
+
+def _ftrl_kernel(ctx, op, var_key, accum_key, linear_key, grad, lr, l1, l2, lr_power, use_locking,
+                 multiply_linear_by_lr=False):
+    with ctx.lock if use_locking else _NO_LOCK:
+        lr, l1, l2, lr_power = _checked_scalars(op, _FTRL_CHECKS + (_LR_POWER_CHECK,), (lr, l1, l2, lr_power))
+        return _ftrl_update(ctx, op, var_key, accum_key, linear_key, grad, lr, l1, l2, lr_power)
+
+
+def _ftrl_v2_kernel(ctx, op, var_key, accum_key, linear_key, grad, lr, l1, l2, l2_shrinkage, lr_power, use_locking,
+                    multiply_linear_by_lr=False):
+    with ctx.lock if use_locking else _NO_LOCK:
+        lr, l1, l2, l2_shrinkage, lr_power = _checked_scalars(
+            op, _FTRL_CHECKS + (_SHRINKAGE_CHECK, _LR_POWER_CHECK), (lr, l1, l2, l2_shrinkage, lr_power))
+        return _ftrl_update(ctx, op, var_key, accum_key, linear_key, grad, lr, l1, l2, lr_power, l2_shrinkage)
+
+
+register_op("ApplyFtrl", infer=_apply_infer(("var", "accum", "linear", "grad", "lr", "l1", "l2", "lr_power"), 3, 3),
+            kernel=_ftrl_kernel, grad=NO_GRADIENT, stateful=True, ref_inputs=(0, 1, 2))
+register_op("ApplyFtrlV2", infer=_apply_infer(("var", "accum", "linear", "grad", "lr", "l1", "l2", "l2_shrinkage",
+                                               "lr_power"), 3, 3),
+            kernel=_ftrl_v2_kernel, grad=NO_GRADIENT, stateful=True, ref_inputs=(0, 1, 2))
+
+
+def apply_ftrl(var, accum, linear, grad, lr, l1, l2, lr_power, use_locking=False, name=None):
+    """FTRL-proximal update (McMahan et al., 2013):
+    `new_accum = accum + grad^2`,
+    `linear += grad - (new_accum^(-lr_power) - accum^(-lr_power)) / lr * var`,
+    `var = (sign(linear) * l1 - linear) / (new_accum^(-lr_power) / lr + 2 * l2)` where
+    `|linear| > l1`, else 0; `accum = new_accum`.
+
+    Args:
+      var, accum, linear: Variables of the same shape and float dtype.
+      grad: The gradient.
+      lr: Scalar learning rate of that dtype.
+      l1, l2: Scalar regularization strengths.
+      lr_power: Scalar learning rate power (-0.5 is the usual value).
+      use_locking: Hold the session lock during the update.
+      name: Op name.
+
+    Returns:
+      The variable's new value.
+
+    Raises:
+      TypeError: If the dtypes differ.
+      ValueError: If the static shapes are incompatible.
+    """
+    return _apply_op("ApplyFtrl", [var, accum, linear], [grad, lr, l1, l2, lr_power],
+                     {"use_locking": bool(use_locking), "multiply_linear_by_lr": False}, name)
+
+
+def apply_ftrl_v2(var, accum, linear, grad, lr, l1, l2, l2_shrinkage, lr_power, use_locking=False, name=None):
+    """FTRL-proximal update with L2 shrinkage: as `apply_ftrl`, with `grad + 2 * l2_shrinkage * var`
+    in place of `grad` in the update of `linear` (the accumulator still adds `grad^2`).
+
+    Args:
+      var, accum, linear: Variables of the same shape and float dtype.
+      grad: The gradient.
+      lr: Scalar learning rate of that dtype.
+      l1, l2, l2_shrinkage: Scalar regularization strengths.
+      lr_power: Scalar learning rate power.
+      use_locking: Hold the session lock during the update.
+      name: Op name.
+
+    Returns:
+      The variable's new value.
+
+    Raises:
+      TypeError: If the dtypes differ.
+      ValueError: If the static shapes are incompatible.
+    """
+    return _apply_op("ApplyFtrlV2", [var, accum, linear], [grad, lr, l1, l2, l2_shrinkage, lr_power],
+                     {"use_locking": bool(use_locking), "multiply_linear_by_lr": False}, name)
+
+
+# ---- ApplyProximalGradientDescent ----------------------------------------------------------------
+def _proximal_step(prox, lr_t, l1, l2):
+    """The proximal (FOBOS) step of `prox = var - lr_t * grad`: soft-threshold by `lr_t * l1`, then
+    shrink by `1 + l2 * lr_t` (TF's kernels)."""
+    t = prox.dtype.type
+    if l1 > 0:
+        shrunk = np.abs(prox) - lr_t * l1
+        np.maximum(shrunk, t(0), out=shrunk)
+        shrunk *= np.sign(prox)
+        shrunk /= t(1) + l2 * lr_t
+        return shrunk
+    return prox / (t(1) + l2 * lr_t)
+
+
+def _proximal_gradient_descent_kernel(ctx, op, var_key, alpha, l1, l2, delta, use_locking):
+    with ctx.lock if use_locking else _NO_LOCK:
+        var = ctx.read_variable(var_key, op)
+        alpha, l1, l2 = _checked_scalars(op, (("alpha is not a scalar", _ANY),
+                                              ("l1 regularization strength is not a scalar", _ANY),
+                                              ("l2 regularization strength is not a scalar", _ANY)), (alpha, l1, l2))
+        _same_shapes(op, var, ("delta",), delta)
+        return _store(ctx, var_key, _proximal_step(var - delta * alpha, alpha, l1, l2))
+
+
+register_op("ApplyProximalGradientDescent", infer=_apply_infer(("var", "alpha", "l1", "l2", "delta"), 1, 4),
+            kernel=_proximal_gradient_descent_kernel, grad=NO_GRADIENT, stateful=True, ref_inputs=(0,))
+
+
+def apply_proximal_gradient_descent(var, alpha, l1, l2, delta, use_locking=False, name=None):
+    """Proximal gradient descent (FOBOS) update: `prox = var - alpha * delta`,
+    `var = sign(prox) * max(|prox| - alpha * l1, 0) / (1 + alpha * l2)`.
+
+    Args:
+      var: A float Variable.
+      alpha: Scalar learning rate of that dtype.
+      l1, l2: Scalar L1 and L2 regularization strengths.
+      delta: The change (gradient).
+      use_locking: Hold the session lock during the update.
+      name: Op name.
+
+    Returns:
+      The variable's new value.
+
+    Raises:
+      TypeError: If the dtypes differ.
+      ValueError: If the static shapes are incompatible.
+    """
+    return _apply_op("ApplyProximalGradientDescent", [var], [alpha, l1, l2, delta],
+                     {"use_locking": bool(use_locking)}, name)
+
+
+# ---- ApplyProximalAdagrad ------------------------------------------------------------------------
+def _proximal_adagrad_kernel(ctx, op, var_key, accum_key, lr, l1, l2, grad, use_locking):
+    with ctx.lock if use_locking else _NO_LOCK:
+        var = ctx.read_variable(var_key, op)
+        accum = ctx.read_variable(accum_key, op)
+        lr, l1, l2 = _checked_scalars(op, _PROXIMAL_ADAGRAD_CHECKS, (lr, l1, l2))
+        _same_shapes(op, var, ("accum", "grad"), accum, grad)
+        var_new, accum_new = _proximal_adagrad_math(var, accum, grad, lr, l1, l2)
+        _store(ctx, accum_key, accum_new)
+        return _store(ctx, var_key, var_new)
+
+
+def _proximal_adagrad_math(var, accum, grad, lr, l1, l2):
+    """TF's proximal Adagrad step in the variable's dtype: `(var, accum)` after the step."""
+    accum = accum + grad * grad
+    lr_t = var.dtype.type(1) / np.sqrt(accum)
+    lr_t *= lr
+    return _proximal_step(var - grad * lr_t, lr_t, l1, l2), accum
+
+
+register_op("ApplyProximalAdagrad", infer=_apply_infer(("var", "accum", "lr", "l1", "l2", "grad"), 2, 5),
+            kernel=_proximal_adagrad_kernel, grad=NO_GRADIENT, stateful=True, ref_inputs=(0, 1))
+
+
+def apply_proximal_adagrad(var, accum, lr, l1, l2, grad, use_locking=False, name=None):
+    """Proximal Adagrad update: `accum += grad^2`, `lr_t = lr / sqrt(accum)`,
+    `prox = var - lr_t * grad`, `var = sign(prox) * max(|prox| - lr_t * l1, 0) / (1 + lr_t * l2)`.
+
+    Args:
+      var, accum: Variables of the same shape and float dtype.
+      lr: Scalar learning rate (> 0) of that dtype.
+      l1, l2: Scalar regularization strengths (>= 0).
+      grad: The gradient.
+      use_locking: Hold the session lock during the update.
+      name: Op name.
+
+    Returns:
+      The variable's new value.
+
+    Raises:
+      TypeError: If the dtypes differ.
+      ValueError: If the static shapes are incompatible.
+    """
+    return _apply_op("ApplyProximalAdagrad", [var, accum], [lr, l1, l2, grad], {"use_locking": bool(use_locking)},
+                     name)
+
+
+# ---- the sparse updates: SparseApplyFtrl(V2), SparseApplyProximalGradientDescent/Adagrad -----------
+def _sparse_update(op, var, slots, grad, indices, math):
+    """Applies `math(var_rows, *slot_rows, grad_rows) -> (var_rows, *slot_rows)` to the rows of `var`
+    and `slots` named by `indices` (TF's SparseApply* kernels: other rows are untouched; a repeated
+    index is updated once per occurrence, in order). Returns new arrays `(var, *slots)`."""
+    if var.ndim < 1:
+        raise errors.InvalidArgumentError(None, op, "var must be at least 1 dimensional")
+    if indices.ndim != 1:
+        raise errors.InvalidArgumentError(None, op, "indices must be one-dimensional")
+    for d in range(1, var.ndim):
+        if grad.ndim != var.ndim or var.shape[d] != grad.shape[d]:
+            raise errors.InvalidArgumentError(None, op, "var and grad must match in dimension %d" % d)
+    if grad.shape[0] != indices.shape[0]:
+        raise errors.InvalidArgumentError(None, op, "grad must be the same size as indices in the first dimension.")
+    bad = np.flatnonzero((indices < 0) | (indices >= var.shape[0]))
+    if bad.size:
+        raise errors.InvalidArgumentError(None, op, "Index %d at offset %d in indices is out of range"
+                                          % (indices[bad[0]], bad[0]))
+    out = [a.copy() for a in (var,) + tuple(slots)]
+    if np.unique(indices).size == indices.size:
+        rows = math(*[a[indices] for a in out], grad)
+        for a, r in zip(out, rows):
+            a[indices] = r
+    else:
+        for i, index in enumerate(indices):
+            rows = math(*[a[index:index + 1] for a in out], grad[i:i + 1])
+            for a, r in zip(out, rows):
+                a[index:index + 1] = r
+    return out
+
+
+def _sparse_apply_infer(names, n_refs, grad_index, indices_index):
+    """Inference for a SparseApply op: as `_apply_infer`, but the gradient holds rows of the variable
+    (its dimensions after the first are the variable's) and `indices` is an int32/int64 vector."""
+    def infer(op):
+        var = op._inputs[0]
+        indices = op._inputs[indices_index]
+        if indices._dtype not in (dtypes.int32, dtypes.int64):
+            raise TypeError("Value passed to parameter 'indices' has DataType %s not in list of allowed values: "
+                            "int32, int64" % indices._dtype.name)
+        if indices._shape.ndims not in (None, 1):
+            raise ValueError("Shape must be rank 1 but is rank %d (input 'indices')" % indices._shape.ndims)
+        for i, (name, t) in enumerate(zip(names, op._inputs)):
+            if i == indices_index:
+                continue
+            if t._dtype is not var._dtype:
+                raise TypeError("Input '%s' of '%s' Op has type %s that does not match type %s of argument 'var'"
+                                % (name, op._type, t._dtype.name, var._dtype.name))
+            if i < n_refs:
+                if not t._shape.is_compatible_with(var._shape):
+                    raise ValueError("Shapes of var and %s are incompatible: %s vs %s" % (name, var._shape, t._shape))
+            elif i == grad_index:
+                vs, gs = var._shape.as_tuple(), t._shape.as_tuple()
+                if vs is not None and gs is not None and (len(vs) != len(gs) or any(
+                        a is not None and b is not None and a != b for a, b in zip(vs[1:], gs[1:]))):
+                    raise ValueError("Shapes of var and %s are incompatible beyond the first dimension: %s vs %s"
+                                     % (name, var._shape, t._shape))
+            elif t._shape.ndims not in (None, 0):
+                raise ValueError("Shape must be rank 0 but is rank %d (input '%s')" % (t._shape.ndims, name))
+        return [(var._dtype, var._shape.as_tuple())]
+    return infer
+
+
+def _sparse_apply_op(op_type, refs, others, indices, indices_pos, attrs, name):
+    refs = [_ref(r, op_type) for r in refs]
+    ins = [ops.convert_to_tensor(x, dtype=refs[0].dtype) if not isinstance(x, ops.Tensor) else x for x in others]
+    ins.insert(indices_pos, ops.convert_to_tensor(indices, name="indices"))
+    return ops.apply_op(op_type, refs + ins, attrs, name=name)
+
+
+def _sparse_ftrl_kernel(ctx, op, var_key, accum_key, linear_key, grad, indices, lr, l1, l2, lr_power, use_locking,
+                        multiply_linear_by_lr=False):
+    with ctx.lock if use_locking else _NO_LOCK:
+        scalars = _checked_scalars(op, _FTRL_CHECKS + (_LR_POWER_CHECK,), (lr, l1, l2, lr_power))
+        return _sparse_ftrl(ctx, op, var_key, accum_key, linear_key, grad, indices, scalars)
+
+
+def _sparse_ftrl_v2_kernel(ctx, op, var_key, accum_key, linear_key, grad, indices, lr, l1, l2, l2_shrinkage, lr_power,
+                           use_locking, multiply_linear_by_lr=False):
+    with ctx.lock if use_locking else _NO_LOCK:
+        lr, l1, l2, l2_shrinkage, lr_power = _checked_scalars(
+            op, _FTRL_CHECKS + (_SHRINKAGE_CHECK, _LR_POWER_CHECK), (lr, l1, l2, l2_shrinkage, lr_power))
+        return _sparse_ftrl(ctx, op, var_key, accum_key, linear_key, grad, indices,
+                            (lr, l1, l2, lr_power, l2_shrinkage))
+
+
+def _sparse_ftrl(ctx, op, var_key, accum_key, linear_key, grad, indices, scalars):
+    var = ctx.read_variable(var_key, op)
+    accum = ctx.read_variable(accum_key, op)
+    linear = ctx.read_variable(linear_key, op)
+    _same_shapes(op, var, ("accum", "linear"), accum, linear)
+
+    def math(v, a, lin, g):
+        return _ftrl_math(v, a, lin, g, *scalars)
+
+    var_new, accum_new, linear_new = _sparse_update(op, var, (accum, linear), grad, indices, math)
+    _store(ctx, linear_key, linear_new)
+    _store(ctx, accum_key, accum_new)
+    return _store(ctx, var_key, var_new)
+
+
+_SPARSE_FTRL_NAMES = ("var", "accum", "linear", "grad", "indices", "lr", "l1", "l2")
+register_op("SparseApplyFtrl", infer=_sparse_apply_infer(_SPARSE_FTRL_NAMES + ("lr_power",), 3, 3, 4),
+            kernel=_sparse_ftrl_kernel, grad=NO_GRADIENT, stateful=True, ref_inputs=(0, 1, 2))
+register_op("SparseApplyFtrlV2",
+            infer=_sparse_apply_infer(_SPARSE_FTRL_NAMES + ("l2_shrinkage", "lr_power"), 3, 3, 4),
+            kernel=_sparse_ftrl_v2_kernel, grad=NO_GRADIENT, stateful=True, ref_inputs=(0, 1, 2))
+
+
+def sparse_apply_ftrl(var, accum, linear, grad, indices, lr, l1, l2, lr_power, use_locking=False, name=None):
+    """The FTRL-proximal update of `apply_ftrl` on the rows `indices` of `var`, `accum` and `linear`
+    (`grad[i]` is the gradient of row `indices[i]`); other rows are unchanged.
+
+    Args:
+      var, accum, linear: Variables of the same shape and float dtype.
+      grad: The gradient rows: `[len(indices)] + var.shape[1:]`.
+      indices: An int32 or int64 vector of row indices into `var`.
+      lr, l1, l2, lr_power: Scalars of `var`'s dtype, as in `apply_ftrl`.
+      use_locking: Hold the session lock during the update.
+      name: Op name.
+
+    Returns:
+      The variable's new value.
+
+    Raises:
+      TypeError: If the dtypes differ.
+      ValueError: If the static shapes are incompatible.
+    """
+    return _sparse_apply_op("SparseApplyFtrl", [var, accum, linear], [grad, lr, l1, l2, lr_power], indices, 1,
+                            {"use_locking": bool(use_locking), "multiply_linear_by_lr": False}, name)
+
+
+def sparse_apply_ftrl_v2(var, accum, linear, grad, indices, lr, l1, l2, l2_shrinkage, lr_power, use_locking=False,
+                         name=None):
+    """The FTRL-proximal update with L2 shrinkage of `apply_ftrl_v2` on the rows `indices`.
+
+    Args:
+      var, accum, linear: Variables of the same shape and float dtype.
+      grad: The gradient rows: `[len(indices)] + var.shape[1:]`.
+      indices: An int32 or int64 vector of row indices into `var`.
+      lr, l1, l2, l2_shrinkage, lr_power: Scalars of `var`'s dtype, as in `apply_ftrl_v2`.
+      use_locking: Hold the session lock during the update.
+      name: Op name.
+
+    Returns:
+      The variable's new value.
+
+    Raises:
+      TypeError: If the dtypes differ.
+      ValueError: If the static shapes are incompatible.
+    """
+    return _sparse_apply_op("SparseApplyFtrlV2", [var, accum, linear], [grad, lr, l1, l2, l2_shrinkage, lr_power],
+                            indices, 1, {"use_locking": bool(use_locking), "multiply_linear_by_lr": False}, name)
+
+
+def _sparse_proximal_gradient_descent_kernel(ctx, op, var_key, alpha, l1, l2, grad, indices, use_locking):
+    with ctx.lock if use_locking else _NO_LOCK:
+        var = ctx.read_variable(var_key, op)
+        alpha, l1, l2 = _checked_scalars(op, (("alpha is not a scalar", _ANY),
+                                              ("l1 regularization strength is not a scalar", _ANY),
+                                              ("l2 regularization strength is not a scalar", _ANY)), (alpha, l1, l2))
+
+        def math(v, g):
+            return (_proximal_step(v - g * alpha, alpha, l1, l2),)
+
+        var_new, = _sparse_update(op, var, (), grad, indices, math)
+        return _store(ctx, var_key, var_new)
+
+
+register_op("SparseApplyProximalGradientDescent",
+            infer=_sparse_apply_infer(("var", "alpha", "l1", "l2", "grad", "indices"), 1, 4, 5),
+            kernel=_sparse_proximal_gradient_descent_kernel, grad=NO_GRADIENT, stateful=True, ref_inputs=(0,))
+
+
+def sparse_apply_proximal_gradient_descent(var, alpha, l1, l2, grad, indices, use_locking=False, name=None):
+    """The proximal gradient descent update of `apply_proximal_gradient_descent` on the rows
+    `indices` of `var`; other rows are unchanged.
+
+    Args:
+      var: A float Variable.
+      alpha, l1, l2: Scalars of `var`'s dtype.
+      grad: The gradient rows: `[len(indices)] + var.shape[1:]`.
+      indices: An int32 or int64 vector of row indices into `var`.
+      use_locking: Hold the session lock during the update.
+      name: Op name.
+
+    Returns:
+      The variable's new value.
+
+    Raises:
+      TypeError: If the dtypes differ.
+      ValueError: If the static shapes are incompatible.
+    """
+    return _sparse_apply_op("SparseApplyProximalGradientDescent", [var], [alpha, l1, l2, grad], indices, 4,
+                            {"use_locking": bool(use_locking)}, name)
+
+
+def _sparse_proximal_adagrad_kernel(ctx, op, var_key, accum_key, lr, l1, l2, grad, indices, use_locking):
+    with ctx.lock if use_locking else _NO_LOCK:
+        var = ctx.read_variable(var_key, op)
+        accum = ctx.read_variable(accum_key, op)
+        lr, l1, l2 = _checked_scalars(op, _PROXIMAL_ADAGRAD_CHECKS, (lr, l1, l2))
+        _same_shapes(op, var, ("accum",), accum)
+
+        def math(v, a, g):
+            return _proximal_adagrad_math(v, a, g, lr, l1, l2)
+
+        var_new, accum_new = _sparse_update(op, var, (accum,), grad, indices, math)
+        _store(ctx, accum_key, accum_new)
+        return _store(ctx, var_key, var_new)
+
+
+register_op("SparseApplyProximalAdagrad",
+            infer=_sparse_apply_infer(("var", "accum", "lr", "l1", "l2", "grad", "indices"), 2, 5, 6),
+            kernel=_sparse_proximal_adagrad_kernel, grad=NO_GRADIENT, stateful=True, ref_inputs=(0, 1))
+
+
+def sparse_apply_proximal_adagrad(var, accum, lr, l1, l2, grad, indices, use_locking=False, name=None):
+    """The proximal Adagrad update of `apply_proximal_adagrad` on the rows `indices` of `var` and
+    `accum`; other rows are unchanged.
+
+    Args:
+      var, accum: Variables of the same shape and float dtype.
+      lr, l1, l2: Scalars of `var`'s dtype (`lr > 0`, `l1, l2 >= 0`).
+      grad: The gradient rows: `[len(indices)] + var.shape[1:]`.
+      indices: An int32 or int64 vector of row indices into `var`.
+      use_locking: Hold the session lock during the update.
+      name: Op name.
+
+    Returns:
+      The variable's new value.
+
+    Raises:
+      TypeError: If the dtypes differ.
+      ValueError: If the static shapes are incompatible.
+    """
+    return _sparse_apply_op("SparseApplyProximalAdagrad", [var, accum], [lr, l1, l2, grad], indices, 4,
+                            {"use_locking": bool(use_locking)}, name)

@@ -4,6 +4,7 @@ local variables, attributes bound as constants, each buffer dropped after its la
 import contextlib
 import functools
 import itertools
+import keyword
 import time
 
 import numpy as np
@@ -246,6 +247,8 @@ def _compile_plan(order, fetch_tensors, feed_tensors, ctx, trace, placement):
     lines.append("    return (%s)" % "".join(r + ", " for r in results))
     source = "\n".join(lines) + "\n"
     code = compile(source, filename, "exec")
+    # Generated plan source, not file data: graph values reach it only as env constants, op names as
+    # repr() literals, attr names as identifiers (_kernel_call), so no graph text becomes code.
     exec(code, env)
     plan = CompiledPlan(env["_plan"], filename, line_ops, source, order, fused)
     plan.trace_steps = trace_steps
@@ -322,11 +325,18 @@ def _kernel_call(env, pos, op, args):
             return "K%d(%s)" % (pos, ", ".join(head + [a for a in args if a[0] != "C"]))
     env.setdefault("K%d" % pos, d.kernel)
     kw = []
+    other = {}
     for name, value in op._attrs.items():
-        if name[0] != "_":
+        if name[:1] != "_":
+            if not name.isidentifier() or keyword.iskeyword(name):
+                other[name] = value  # graph text (an imported file's) never becomes source code
+                continue
             const = "A%d_%s" % (pos, name)
             env[const] = value
             kw.append("%s=%s" % (name, const))
+    if other:
+        env["AKW%d" % pos] = other
+        kw.append("**AKW%d" % pos)
     return "K%d(%s)" % (pos, ", ".join(head + list(args) + kw))
 
 

@@ -198,6 +198,7 @@ def build_kernel(group, inputs, outputs, input_shapes, n_threads, call_source):
     lines.append("    _run_blocks(_blk, %d, %d, %d)" % (rows, rows_per_block, min(n_threads, nblocks)))
     lines.append("    return %s" % ", ".join("o%d" % k for k in range(len(outputs))))
     filename = "<tensorweave-fused-%d>" % next(_counter)
+    # Generated kernel source (names and numbers made here), not file data.
     exec(compile("\n".join(lines) + "\n", filename, "exec"), env)
     return env["_fused"], filename, line_ops
 

@@ -81,7 +81,7 @@ class KernelContext:
             err = errors.wrap_kernel_error(e, c.op_for_traceback(e.__traceback__))
             if err is e:
                 raise
-            raise err from e
+            raise err from errors.cause_of(e)
 
     def compile_loop(self, cond_fn, body_fn, n_vars):
         """A while loop's condition and body merged into one function (`runtime/loopgen.py`), compiled

@@ -144,6 +144,7 @@ def compile_loop(cond_plan, body_plan, n_vars, n_cond, n_body):
     lines.append("        _i += 1")
     lines.append("    return [%s], _i" % ", ".join(vs))
     source = "\n".join(lines) + "\n"
+    # Generated source: two codegen plans merged token by token, not file data.
     exec(compile(source, filename, "exec"), env)
     return CompiledLoop(env["_loop"], line_ops, source)
 

@@ -149,6 +149,16 @@ def _spec(device_string):
     return s
 
 
+def _check_device_string(op):
+    """A requested device that does not parse (a device function may return any string) fails the
+    run as TF's session does."""
+    try:
+        _spec(op._device)
+    except ValueError:
+        raise errors.InvalidArgumentError(None, op, "Malformed device specification '%s' in node %s"
+                                          % (op._device, op._name)) from None
+
+
 def _is_local(spec):
     return spec.job in (None, "localhost") and spec.replica in (None, 0) and spec.task in (None, 0)
 
@@ -185,6 +195,8 @@ def place(order, devices, config):
     groups = _colocation_groups(order)
     resolved = {}  # group root key -> device
     for op in order:
+        if op._device:
+            _check_device_string(op)
         root = None
         if groups.parent:
             keys = _group_keys(op)

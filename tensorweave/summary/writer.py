@@ -4,7 +4,9 @@ An event file is `<logdir>/events.out.tfevents.<seconds>.<hostname>[suffix]`, a 
 `Event` protocol buffers that starts with a `file_version: "brain.Event:2"` event. Events go through a
 bounded queue to a background thread that appends them to the file; the file is flushed every
 `flush_secs`, on `flush()`, and on `close()`. Writers still open when the interpreter exits are closed
-then (an `atexit` hook), so that nothing queued is lost on a normal exit.
+then (an `atexit` hook), so that nothing queued is lost on a normal exit. A writer garbage-collected
+without `close()` has its thread write what is queued, close the file and end (the thread refers
+to the file and the queue only, never to the writer).
 """
 
 import atexit
@@ -14,6 +16,7 @@ import socket
 import threading
 import time
 import warnings
+import weakref
 
 from ..framework import ops
 from ..ops.summary_ops import proto_module, require_extra
@@ -93,12 +96,25 @@ class _Worker(threading.Thread):
         self._file = events_file
         self._queue = queue.Queue(max(int(max_queue), 0))
         self._flush_secs = float(flush_secs)
+        self._abandoned = False
         self.failure = None
+
+    def abandon(self):
+        """Asks the thread to write what is queued, close the file and end, without waiting (the
+        writer was garbage-collected: this may run on any thread, this one included)."""
+        self._abandoned = True
+        try:
+            self._queue.put_nowait(self._CLOSE)
+        except queue.Full:  # the thread is draining the queue: it sees `_abandoned` when it is empty
+            pass
 
     def run(self):
         next_flush = time.time() + self._flush_secs
         try:
             while True:
+                if self._abandoned and self._queue.empty():
+                    self._file.close()
+                    return
                 try:
                     item = self._queue.get(timeout=max(0.0, next_flush - time.time()))
                 except queue.Empty:
@@ -195,6 +211,7 @@ class EventFileWriter:
         with _live_lock:
             _live_workers.add(self._worker)
         self._worker.start()
+        weakref.finalize(self, self._worker.abandon)  # a writer dropped without close()
         self._closed = False
 
     def get_logdir(self):

@@ -17,10 +17,15 @@ from .optimizers import (
     AdadeltaOptimizer,
     AdagradOptimizer,
     AdamOptimizer,
+    FtrlOptimizer,
     GradientDescentOptimizer,
     MomentumOptimizer,
+    ProximalAdagradOptimizer,
+    ProximalGradientDescentOptimizer,
     RMSPropOptimizer,
 )
+from .moving_averages import ExponentialMovingAverage
+from .summary_iterator import summary_iterator
 from .checkpoint_management import (
     CheckpointState,
     checkpoint_exists,
@@ -66,3 +71,5 @@ __all__ += ["CheckpointSaverHook", "CheckpointSaverListener", "ChiefSessionCreat
             "NanTensorHook", "Scaffold", "SecondOrStepTimer", "SessionCreator", "SessionRunArgs", "SessionRunContext",
             "SessionRunHook", "SessionRunValues", "SingularMonitoredSession", "StepCounterHook", "StopAtStepHook",
             "SummarySaverHook", "WorkerSessionCreator", "ProgressBarHook"]
+__all__ += ["ExponentialMovingAverage", "FtrlOptimizer", "ProximalAdagradOptimizer", "ProximalGradientDescentOptimizer",
+            "summary_iterator"]

@@ -578,6 +578,11 @@ class ProgressBarHook(SessionRunHook):
 
     def end(self, session):
         if self._bar is not None:
+            # The step fetched with the last train op is the one before its increment: bring the bar
+            # to the final global step (600/600, not 599/600).
+            step = int(session.run(self._global_step))
+            self._bar.update(max(step - self._last, 0))
+            self._last = step
             self._bar.close()
             self._bar = None
 

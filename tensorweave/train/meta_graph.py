@@ -13,9 +13,15 @@ tensors "op:index" (or `[depth, "op:index"]` for a tensor of the graph `depth` l
 a cond/while function graph), `output` holds each output's dtype and static shape (refined
 shapes survive), attrs are JSON with tagged values (`{"$dtype": "float32"}`, `{"$tuple": [...]}`,
 `{"$ndarray": {...}}`, `{"$function": id}` for the traced bodies of cond/while_loop, ...).
-A py_func records its function's qualified name `module:qualname`; importing resolves it again.
-A `tf.custom_op` node records the module that declared its type (`"custom_op": module`); importing
-imports that module when the type is not registered.
+A py_func records its function's qualified name `module:qualname`; a `tf.custom_op` node records
+the module that declared its type (`"custom_op": module`).
+
+Reading a meta graph never runs code the file names: importing a module runs it, and a py_func
+calls its function. So a py_func's function is resolved again, and the module of a custom op type
+that is not registered imported, only for modules the caller trusts (`trusted_modules`); any other
+module named by the file makes the import fail with an error naming the op and the module, before
+anything is imported. A trusted module gives only functions defined in it, by their own qualified
+name (not `os.system` reached through its globals).
 Ops whose attrs cannot be written (Python objects such as a dataset) are recorded with the reason;
 importing rebuilds each as an "Unrestorable" op with the same name, outputs and control inputs,
 which raises UnimplementedError naming the op and the reason if it runs, so the rest of the graph
@@ -28,11 +34,12 @@ import importlib
 import inspect
 import json
 import math
+import re
 
 import numpy as np
 
 from .. import tf_logging as logging
-from ..framework import dtypes, ops, registry
+from ..framework import dtypes, errors, ops, registry
 from ..framework.tensor_shape import TensorShape
 from ..framework.versions import __version__
 from ..ops import custom_op, io_ops, tensor_bundle
@@ -43,6 +50,7 @@ __all__ = ["MetaGraphDef", "SaverDef", "export_scoped_meta_graph", "import_scope
 FORMAT = "tensorweave-meta-graph"
 VERSION = 1
 _PY_FUNC_OPS = ("PyFunc", "PyFuncStateless", "EagerPyFunc")
+_ATTR_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 class SaverDef:
@@ -83,6 +91,7 @@ class MetaGraphDef:
     and a `SaverDef` (or None)."""
 
     def __init__(self, meta_info_def=None, graph_def=None, saver_def=None, collection_def=None):
+        self.source = None  # the file it was read from, for messages
         self.meta_info_def = meta_info_def or {}
         self.graph_def = graph_def or {"node": [], "graphs": {}, "functions": {}}
         self.saver_def = saver_def
@@ -151,15 +160,57 @@ def _encode_array(a):
     return {"dtype": a.dtype.str, "shape": list(a.shape), "data": _b64(a.reshape(-1).view(np.uint8))}
 
 
+class _Damaged(Exception):
+    """What is wrong with a value of a meta graph (the importer names the file and the op)."""
+
+
+_MAX_RANK = 254  # TF's TensorShape limit
+
+
 def _decode_array(d):
-    if d["dtype"] == "string":
-        a = np.empty(len(d["items"]), dtype=object)
-        for i, s in enumerate(d["items"]):
+    """The array an `$ndarray`/`$np` value holds, read-only.
+
+    Raises:
+      _Damaged: If its dtype is not a plain numeric/bool one or "string", its shape is not a list of
+        non-negative sizes, or the shape disagrees with the data (checked before anything of the
+        size the shape claims is allocated).
+    """
+    if not isinstance(d, dict):
+        raise _Damaged("holds no valid array")
+    shape = d.get("shape")
+    if (not isinstance(shape, list) or len(shape) > _MAX_RANK
+            or not all(type(n) is int and n >= 0 for n in shape)):
+        raise _Damaged("has an invalid shape %s" % json.dumps(shape))
+    count = math.prod(shape)
+    if d.get("dtype") == "string":
+        items = d.get("items")
+        if not isinstance(items, list) or not all(isinstance(s, str) for s in items):
+            raise _Damaged("holds no valid strings")
+        if len(items) != count:
+            raise _Damaged("has shape %s of string but holds %d strings" % (shape, len(items)))
+        a = np.empty(len(items), dtype=object)
+        for i, s in enumerate(items):
             a[i] = _unb64(s)
-        a = a.reshape(d["shape"])
+        a = a.reshape(shape)
     else:
-        dt = np.dtype(d["dtype"])
-        a = np.frombuffer(_unb64(d["data"]), dtype=dt).reshape(d["shape"])
+        try:
+            dt = np.dtype(d["dtype"]) if isinstance(d.get("dtype"), str) else None
+            name = dtypes.as_dtype(dt).name if dt is not None and dt.kind in "biufc" else None
+        except (TypeError, ValueError):
+            name = None
+        if name is None:
+            raise _Damaged("has an invalid dtype %s" % json.dumps(d.get("dtype")))
+        data = d.get("data")
+        if not isinstance(data, str):
+            raise _Damaged("holds no valid data")
+        try:
+            raw = _unb64(data)
+        except (ValueError, UnicodeEncodeError) as e:
+            raise _Damaged("holds data that is not base64 (%s)" % e) from None
+        if count * dt.itemsize != len(raw):
+            raise _Damaged("has shape %s of %s (%d bytes) but holds %d bytes" % (shape, name, count * dt.itemsize,
+                                                                               len(raw)))
+        a = np.frombuffer(raw, dtype=dt).reshape(shape)
         if dt.byteorder == "<" and not dt.isnative:
             a = a.astype(dt.newbyteorder("="))
         a = a.copy()
@@ -324,6 +375,52 @@ def _resolve(module, qualname):
     return obj
 
 
+def _trusted_set(trusted_modules):
+    """`trusted_modules` (None, a module name, or an iterable of them) as a tuple of names.
+
+    Raises:
+      TypeError: If an entry is not a string.
+    """
+    if trusted_modules is None:
+        return ()
+    if isinstance(trusted_modules, str):
+        trusted_modules = [trusted_modules]
+    out = tuple(trusted_modules)
+    for m in out:
+        if not isinstance(m, str) or not m:
+            raise TypeError("trusted_modules must hold module names (non-empty strings), got %r" % (m,))
+    return out
+
+
+def _is_trusted(module, trusted):
+    """Whether `module` is one of `trusted` or a submodule of one."""
+    return isinstance(module, str) and any(module == t or module.startswith(t + ".") for t in trusted)
+
+
+def _resolve_trusted(module, qualname):
+    """The function `module:qualname` of a trusted module: an object defined in `module` under that
+    qualified name (not one it imported, nor an attribute reached through dunder names).
+
+    Raises:
+      ImportError: If the module cannot be imported.
+      AttributeError: If the name does not lead to such a function.
+    """
+    parts = qualname.split(".")
+    if not all(p.isidentifier() and not p.startswith("__") for p in parts):
+        raise AttributeError("%s:%s is not a function defined in module %s" % (module, qualname, module))
+    obj = _resolve(module, qualname)
+    if (not callable(obj) or getattr(obj, "__module__", None) != module
+            or getattr(obj, "__qualname__", None) != qualname):
+        raise AttributeError("%s:%s is not a function defined in module %s" % (module, qualname, module))
+    return obj
+
+
+def _untrusted_py_func(node, module, name):
+    return ValueError("Op '%s' (type %s) calls the Python function %s: importing a meta graph imports and calls "
+                      "Python code only from modules the caller trusts. If this file is yours, pass "
+                      "trusted_modules=['%s'] to tf.train.import_meta_graph" % (node["name"], node["op"], name, module))
+
+
 def _py_func_stub(name, reason, op_name):
     def missing(*args):
         raise LookupError("py_func %s of op '%s' could not be restored from the meta graph: %s. A py_func is "
@@ -419,7 +516,9 @@ def read_meta_graph_file(filename):
       ValueError: If it is not a tensorweave meta graph.
     """
     with open(filename, "rb") as f:
-        return MetaGraphDef.FromString(f.read())
+        meta = MetaGraphDef.FromString(f.read())
+    meta.source = filename
+    return meta
 
 
 # ---- import ------------------------------------------------------------------------------------
@@ -427,8 +526,10 @@ class _Importer:
     """Rebuilds the graph of a `MetaGraphDef` into `graph`: ops through the registry, function
     graphs on demand, names (possibly made unique or scoped) mapped from old to new."""
 
-    def __init__(self, graph, graph_def, clear_devices, input_map):
+    def __init__(self, graph, graph_def, clear_devices, input_map, trusted_modules=(), source=None):
         self.root = graph
+        self.trusted = trusted_modules
+        self.source = source or "<MetaGraphDef>"
         self.graph_def = graph_def
         self.clear_devices = clear_devices
         self.input_map = dict(input_map or {})
@@ -520,6 +621,9 @@ class _Importer:
         from ..ops import script_ops
         with g.control_dependencies(None):
             for node in nodes:
+                if not isinstance(node, dict) or not isinstance(node.get("name"), str) \
+                        or not isinstance(node.get("op"), str) or not isinstance(node.get("attr", {}), dict):
+                    raise ValueError("Meta graph %s holds a malformed node: %s" % (self.source, str(node)[:200]))
                 if "unserializable" in node:
                     self.maps[g][node["name"]] = _unrestorable(g, node, [self.op(r, g) for r in node["control_input"]])
                     continue
@@ -529,26 +633,20 @@ class _Importer:
                     if "custom_op" not in node:
                         raise ValueError("Op type not registered '%s' in binary (needed by op '%s')"
                                          % (node["op"], node["name"])) from None
-                    custom_op.import_declaring_module(node["op"], node["custom_op"], node["name"])
+                    module = node["custom_op"]
+                    custom_op.import_declaring_module(node["op"], module, node["name"],
+                                                      trusted=_is_trusted(module, self.trusted))
                 inputs = [self.tensor(r, g) for r in node["input"]]
                 control = [self.op(r, g) for r in node["control_input"]]
-                attrs = {k: self.value(v) for k, v in node["attr"].items()}
-                record = node.get("py_func")
-                if record is not None:
-                    token = "pyfunc_%d" % next(script_ops._tokens)
-                    attrs["token"] = token
-                    func = None
-                    if record["error"] is None:
-                        module, _, qualname = record["name"].partition(":")
-                        try:
-                            func = _resolve(module, qualname)
-                        except (ImportError, AttributeError) as e:
-                            record = {"name": record["name"], "error": "%s: %s" % (type(e).__name__, e)}
-                    if func is None:
-                        logging.warning("py_func %s of op '%s' cannot be restored: %s", record["name"],
-                                        node["name"], record["error"])
-                        func = _py_func_stub(record["name"], record["error"], node["name"])
-                    g._py_funcs[token] = func
+                for k in node["attr"]:
+                    if not _ATTR_NAME.match(k):
+                        raise ValueError("Op '%s' (type %s) in the meta graph has an attr named %s, which is not a "
+                                         "valid attr name" % (node["name"], node["op"], json.dumps(k)))
+                attrs = {k: self.attr(node, k, v) for k, v in node["attr"].items()}
+                if node["op"] in _PY_FUNC_OPS:
+                    # Always a fresh token: one from the file could name a function of the target graph.
+                    attrs["token"] = token = "pyfunc_%d" % next(script_ops._tokens)
+                    g._py_funcs[token] = self.py_func(node)
                 op = g._create_op(node["op"], inputs, attrs, node["name"], control)
                 if not self.clear_devices and node.get("device"):
                     op._device = node["device"]
@@ -558,6 +656,37 @@ class _Importer:
                     if shape is not None:
                         t.set_shape(TensorShape(shape))
                 self.maps[g][node["name"]] = op
+
+    def damaged(self, what, err):
+        return errors.DataLossError(None, None, "Meta graph %s is damaged: %s %s" % (self.source, what, err))
+
+    def attr(self, node, name, v):
+        try:
+            return self.value(v)
+        except _Damaged as e:
+            raise self.damaged("attr '%s' of op '%s'" % (name, node["name"]), e) from None
+
+    def py_func(self, node):
+        """The function of a py_func node: resolved by name in a trusted module, else a stub raising
+        when run (the function could not be recorded or found).
+
+        Raises:
+          ValueError: If the node names a function of a module the caller does not trust.
+        """
+        record = node.get("py_func")
+        if not isinstance(record, dict):
+            record = {"name": "<missing>", "error": "the meta graph records no function for it"}
+        name, error = str(record.get("name")), record.get("error")
+        if error is None:
+            module, _, qualname = name.partition(":")
+            if not _is_trusted(module, self.trusted):
+                raise _untrusted_py_func(node, module, name)
+            try:
+                return _resolve_trusted(module, qualname)
+            except (ImportError, AttributeError) as e:
+                error = "%s: %s" % (type(e).__name__, e)
+        logging.warning("py_func %s of op '%s' cannot be restored: %s", name, node["name"], error)
+        return _py_func_stub(name, error, node["name"])
 
 
 # ---- Unrestorable: what stands for an op that could not be serialized ----------------------------
@@ -575,7 +704,7 @@ def _hashable(v):
 
 
 def import_scoped_meta_graph(meta_graph_or_file, clear_devices=False, graph=None, import_scope=None, input_map=None,
-                             **kwargs):
+                             trusted_modules=None, **kwargs):
     """Adds the ops and collections of a meta graph to `graph` (default: the default graph).
 
     Args:
@@ -584,18 +713,26 @@ def import_scoped_meta_graph(meta_graph_or_file, clear_devices=False, graph=None
       graph: The graph to import into.
       import_scope: A name scope to put the imported ops under.
       input_map: {name of a tensor in the meta graph: tensor of `graph` to use instead}.
+      trusted_modules: Names of modules (a name covers its submodules) whose Python code the meta
+        graph may use: the functions of py_funcs, and the modules declaring custom op types that
+        are not registered yet (imported). Default: none.
 
     Returns:
       `(var_list, name_map)`: the imported variables by their original names, and a function
       mapping an original op or tensor name to the imported one.
 
     Raises:
-      ValueError: If an op type is not registered.
+      ValueError: If an op type is not registered, a node is malformed, or an op needs Python code
+        from a module that is not trusted.
+      TypeError: If `trusted_modules` holds something other than module names.
+      tf.errors.DataLossError: If a value (a constant) is damaged: an invalid dtype, or a shape
+        that disagrees with its data (checked before anything of that size is allocated).
     """
     meta = meta_graph_or_file if isinstance(meta_graph_or_file, MetaGraphDef) else \
         read_meta_graph_file(meta_graph_or_file)
     graph = graph or ops.get_default_graph()
-    importer = _Importer(graph, meta.graph_def, clear_devices, input_map)
+    importer = _Importer(graph, meta.graph_def, clear_devices, input_map, _trusted_set(trusted_modules),
+                         getattr(meta, "source", None))
     with graph.as_default(), graph.name_scope(import_scope) if import_scope else contextlib.nullcontext():
         importer.build_nodes(graph, meta.graph_def.get("node", []))
 
@@ -604,11 +741,11 @@ def import_scoped_meta_graph(meta_graph_or_file, clear_devices=False, graph=None
         op = importer.maps[graph][op_name]
         return op.name + sep + idx
 
-    var_list = _import_collections(graph, meta.collection_def, mapped)
+    var_list = _import_collections(graph, meta.collection_def, mapped, importer)
     return var_list, mapped
 
 
-def _import_collections(graph, collection_def, mapped):
+def _import_collections(graph, collection_def, mapped, importer):
     from ..variables import Variable
     from .saver import Saver
     variables = {}
@@ -630,7 +767,10 @@ def _import_collections(graph, collection_def, mapped):
             elif kind == "saver":
                 graph.add_to_collection(key, Saver(saver_def=_mapped_saver_def(SaverDef.from_dict(value), mapped)))
             elif kind == "value":
-                graph.add_to_collection(key, _Importer(graph, {}, False, None).value(value))
+                try:
+                    graph.add_to_collection(key, importer.value(value))
+                except _Damaged as e:
+                    raise importer.damaged("an item of collection '%s'" % key, e) from None
     return var_list
 
 

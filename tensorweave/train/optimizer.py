@@ -1,5 +1,7 @@
 """`tf.train.Optimizer`: computes gradients, creates slot variables and applies the updates."""
 
+import collections.abc
+
 import numpy as np
 
 from ..framework import constant_op, dtypes, ops
@@ -19,10 +21,14 @@ def _var_key(var):
 
 
 def _flatten(x):
-    if isinstance(x, (list, tuple)):
-        return [y for item in x for y in _flatten(item)]
+    """The variables of `var_list` in order: a variable or tensor is itself; a dict gives its values
+    by sorted key; any other iterable (list, tuple, `dict.values()`, generator...) its items."""
+    if isinstance(x, (Variable, ops.Tensor, str, bytes)):
+        return [x]
     if isinstance(x, dict):
         return [y for k in sorted(x) for y in _flatten(x[k])]
+    if isinstance(x, collections.abc.Iterable):
+        return [y for item in x for y in _flatten(item)]
     return [x]
 
 
@@ -121,7 +127,8 @@ class Optimizer:
         Args:
           loss: A `Tensor` to minimize (or a callable returning it).
           global_step: Optional `Variable` incremented by one after the variables are updated.
-          var_list: Variables to update (default: the trainable variables).
+          var_list: Variables to update: any iterable of them (a list, `dict.values()`, a generator;
+            default: the trainable variables).
           gate_gradients: `GATE_NONE`, `GATE_OP` or `GATE_GRAPH`.
           aggregation_method, colocate_gradients_with_ops: Passed to `tf.gradients`.
           name: Name of the returned op (default: the optimizer's name).
@@ -149,7 +156,8 @@ class Optimizer:
 
         Args:
           loss: A `Tensor` (or a callable returning it).
-          var_list: Variables (default: TRAINABLE_VARIABLES + TRAINABLE_RESOURCE_VARIABLES).
+          var_list: Variables: any iterable of them (a list, `dict.values()`, a generator; default:
+            TRAINABLE_VARIABLES + TRAINABLE_RESOURCE_VARIABLES).
           gate_gradients: `GATE_NONE`, `GATE_OP` or `GATE_GRAPH` (all gradients computed before any is
             used).
           aggregation_method, colocate_gradients_with_ops: Passed to `tf.gradients`.

@@ -1,4 +1,5 @@
-"""The TF1 optimizers: GradientDescent, Momentum, Adam, Adagrad, RMSProp and Adadelta.
+"""The TF1 optimizers: GradientDescent, Momentum, Adam, Adagrad, RMSProp, Adadelta, Ftrl,
+ProximalGradientDescent and ProximalAdagrad.
 
 Hyper-parameters may be Python numbers, tensors or callables (called when the update ops are built).
 As in TF, they are converted to tensors (float32 for Python numbers) and then cast to each variable's
@@ -6,7 +7,7 @@ dtype, and each update is one fused Apply* op from `ops/training_ops.py`.
 """
 
 from ..framework import ops
-from ..ops import training_ops
+from ..ops import array_ops, training_ops
 from .optimizer import Optimizer, _cast
 
 
@@ -262,3 +263,233 @@ class AdadeltaOptimizer(Optimizer):
         return training_ops.apply_adadelta(
             var, self.get_slot(var, "accum"), self.get_slot(var, "accum_update"), _cast(self._lr_t, dtype),
             _cast(self._rho_t, dtype), _cast(self._epsilon_t, dtype), grad, use_locking=self._use_locking).op
+
+
+def _deduplicate_indexed_slices(grad):
+    """`(summed_values, unique_indices)`: the rows of the IndexedSlices `grad` with repeated indices
+    summed (TF's `_deduplicate_indexed_slices`, in the order the indices first appear)."""
+    unique_indices, positions = array_ops.unique(grad.indices)
+    values = ops.convert_to_tensor(grad.values)
+    shape = array_ops.concat([array_ops.shape(unique_indices, out_type=positions.dtype),
+                              array_ops.shape(values, out_type=positions.dtype)[1:]], 0)
+    summed = array_ops.scatter_nd(array_ops.expand_dims(positions, 1), values, shape)
+    return summed, unique_indices
+
+
+class _SparseRowsOptimizer(Optimizer):
+    """An optimizer whose IndexedSlices gradients update only the rows they name (TF's `_apply_sparse`
+    with a SparseApply* op), after summing the values of repeated indices."""
+
+    def _apply_sparse_duplicate_indices(self, grad, var):
+        values, indices = _deduplicate_indexed_slices(grad)
+        return self._apply_sparse(values, indices, var)
+
+    def _apply_sparse(self, values, indices, var):
+        raise NotImplementedError()
+
+
+class FtrlOptimizer(_SparseRowsOptimizer):
+    """FTRL-proximal (McMahan et al., "Ad Click Prediction: a View from the Trenches", 2013), as TF1's
+    `tf.train.FtrlOptimizer`: with `n` the sum of squared gradients (slot "accum", starting at
+    `initial_accumulator_value`) and `z` the slot "linear":
+
+        z += g - (n_new^(-p) - n^(-p)) / learning_rate * var        (p = learning_rate_power)
+        var = (sign(z) * l1 - z) / (n_new^(-p) / learning_rate + 2 * l2)  if |z| > l1, else 0
+
+    With `l2_shrinkage_regularization_strength`, `g + 2 * l2_shrinkage * var` replaces `g` in the
+    update of `z`. Slots "<var>/Ftrl" (accum) and "<var>/Ftrl_1" (linear); sparse gradients update
+    only their rows.
+
+    Args:
+      learning_rate: A float, tensor or callable.
+      learning_rate_power: A float <= 0 (default -0.5): how the learning rate decreases.
+      initial_accumulator_value: The starting value of the accumulators (>= 0).
+      l1_regularization_strength: A float >= 0.
+      l2_regularization_strength: A float >= 0.
+      use_locking: Hold the session lock during updates.
+      name: Name of the ops and slots (default "Ftrl").
+      accum_name: The suffix of the accumulator slots (default `name`).
+      linear_name: The suffix of the linear slots (default `name`).
+      l2_shrinkage_regularization_strength: A float >= 0: an L2 penalty on the weights that shrinks
+        them in the gradient (not in the accumulator).
+
+    Raises:
+      ValueError: If one of the arguments is out of range.
+    """
+
+    def __init__(self, learning_rate, learning_rate_power=-0.5, initial_accumulator_value=0.1,
+                 l1_regularization_strength=0.0, l2_regularization_strength=0.0, use_locking=False, name="Ftrl",
+                 accum_name=None, linear_name=None, l2_shrinkage_regularization_strength=0.0):
+        super().__init__(use_locking, name)
+        if initial_accumulator_value < 0.0:
+            raise ValueError("initial_accumulator_value %f needs to be positive or zero" % initial_accumulator_value)
+        if learning_rate_power > 0.0:
+            raise ValueError("learning_rate_power %f needs to be negative or zero" % learning_rate_power)
+        if l1_regularization_strength < 0.0:
+            raise ValueError("l1_regularization_strength %f needs to be positive or zero" % l1_regularization_strength)
+        if l2_regularization_strength < 0.0:
+            raise ValueError("l2_regularization_strength %f needs to be positive or zero" % l2_regularization_strength)
+        if l2_shrinkage_regularization_strength < 0.0:
+            raise ValueError("l2_shrinkage_regularization_strength %f needs to be positive or zero"
+                             % l2_shrinkage_regularization_strength)
+        self._learning_rate = learning_rate
+        self._learning_rate_power = learning_rate_power
+        self._initial_accumulator_value = initial_accumulator_value
+        self._l1_regularization_strength = l1_regularization_strength
+        self._l2_regularization_strength = l2_regularization_strength
+        self._l2_shrinkage_regularization_strength = l2_shrinkage_regularization_strength
+        self._learning_rate_tensor = None
+        self._learning_rate_power_tensor = None
+        self._l1_regularization_strength_tensor = None
+        self._l2_regularization_strength_tensor = None
+        self._l2_shrinkage_regularization_strength_tensor = None
+        self._accum_name = accum_name
+        self._linear_name = linear_name
+
+    def _create_slots(self, var_list):
+        for v in var_list:
+            self._filled_slot(v, self._initial_accumulator_value, "accum", self._accum_name or self._name)
+            self._zeros_slot(v, "linear", self._linear_name or self._name)
+
+    def _prepare(self):
+        c = self._call_if_callable
+        self._learning_rate_tensor = ops.convert_to_tensor(c(self._learning_rate), name="learning_rate")
+        self._l1_regularization_strength_tensor = ops.convert_to_tensor(c(self._l1_regularization_strength),
+                                                                        name="l1_regularization_strength")
+        self._l2_regularization_strength_tensor = ops.convert_to_tensor(c(self._l2_regularization_strength),
+                                                                        name="l2_regularization_strength")
+        self._l2_shrinkage_regularization_strength_tensor = ops.convert_to_tensor(
+            c(self._l2_shrinkage_regularization_strength), name="l2_shrinkage_regularization_strength")
+        self._learning_rate_power_tensor = ops.convert_to_tensor(c(self._learning_rate_power),
+                                                                 name="learning_rate_power")
+
+    def _hyper(self, var):
+        dtype = var.dtype.base_dtype
+        hyper = [_cast(self._learning_rate_tensor, dtype), _cast(self._l1_regularization_strength_tensor, dtype),
+                 _cast(self._l2_regularization_strength_tensor, dtype)]
+        if self._l2_shrinkage_regularization_strength > 0.0:
+            hyper.append(_cast(self._l2_shrinkage_regularization_strength_tensor, dtype))
+        return hyper + [_cast(self._learning_rate_power_tensor, dtype)]
+
+    def _apply_dense(self, grad, var):
+        slots = (var, self.get_slot(var, "accum"), self.get_slot(var, "linear"), grad)
+        if self._l2_shrinkage_regularization_strength <= 0.0:
+            return training_ops.apply_ftrl(*slots, *self._hyper(var), use_locking=self._use_locking).op
+        return training_ops.apply_ftrl_v2(*slots, *self._hyper(var), use_locking=self._use_locking).op
+
+    def _apply_sparse(self, values, indices, var):
+        slots = (var, self.get_slot(var, "accum"), self.get_slot(var, "linear"), values, indices)
+        if self._l2_shrinkage_regularization_strength <= 0.0:
+            return training_ops.sparse_apply_ftrl(*slots, *self._hyper(var), use_locking=self._use_locking).op
+        return training_ops.sparse_apply_ftrl_v2(*slots, *self._hyper(var), use_locking=self._use_locking).op
+
+
+class ProximalGradientDescentOptimizer(_SparseRowsOptimizer):
+    """Proximal gradient descent (FOBOS, Duchi & Singer 2009), as TF1's
+    `tf.train.ProximalGradientDescentOptimizer`:
+
+        prox = var - learning_rate * grad
+        var = sign(prox) * max(|prox| - learning_rate * l1, 0) / (1 + learning_rate * l2)
+
+    As in TF, the hyper-parameters are not cast to the variable's dtype: Python numbers become
+    float32 tensors, so float64 variables need float64 tensors. Sparse gradients update only their
+    rows.
+
+    Args:
+      learning_rate: A float, tensor or callable.
+      l1_regularization_strength: A float (default 0).
+      l2_regularization_strength: A float (default 0).
+      use_locking: Hold the session lock during updates.
+      name: Name of the ops (default "ProximalGradientDescent").
+    """
+
+    def __init__(self, learning_rate, l1_regularization_strength=0.0, l2_regularization_strength=0.0,
+                 use_locking=False, name="ProximalGradientDescent"):
+        super().__init__(use_locking, name)
+        self._learning_rate = learning_rate
+        self._l1_regularization_strength = l1_regularization_strength
+        self._l2_regularization_strength = l2_regularization_strength
+        self._learning_rate_tensor = None
+        self._l1_regularization_strength_tensor = None
+        self._l2_regularization_strength_tensor = None
+
+    def _prepare(self):
+        c = self._call_if_callable
+        self._learning_rate_tensor = ops.convert_to_tensor(c(self._learning_rate), name="learning_rate")
+        self._l1_regularization_strength_tensor = ops.convert_to_tensor(c(self._l1_regularization_strength),
+                                                                        name="l1_regularization_strength")
+        self._l2_regularization_strength_tensor = ops.convert_to_tensor(c(self._l2_regularization_strength),
+                                                                        name="l2_regularization_strength")
+
+    def _hyper(self):
+        return (self._learning_rate_tensor, self._l1_regularization_strength_tensor,
+                self._l2_regularization_strength_tensor)
+
+    def _apply_dense(self, grad, var):
+        return training_ops.apply_proximal_gradient_descent(var, *self._hyper(), grad,
+                                                            use_locking=self._use_locking).op
+
+    def _apply_sparse(self, values, indices, var):
+        return training_ops.sparse_apply_proximal_gradient_descent(var, *self._hyper(), values, indices,
+                                                                   use_locking=self._use_locking).op
+
+
+class ProximalAdagradOptimizer(_SparseRowsOptimizer):
+    """Proximal Adagrad (FOBOS with Adagrad's learning rate), as TF1's
+    `tf.train.ProximalAdagradOptimizer`:
+
+        accum += grad^2;  lr_t = learning_rate / sqrt(accum);  prox = var - lr_t * grad
+        var = sign(prox) * max(|prox| - lr_t * l1, 0) / (1 + lr_t * l2)
+
+    Slot "accumulator" ("<var>/ProximalAdagrad"), starting at `initial_accumulator_value`. As in TF,
+    the hyper-parameters are not cast to the variable's dtype (Python numbers become float32
+    tensors). Sparse gradients update only their rows.
+
+    Args:
+      learning_rate: A float, tensor or callable (> 0 when the update runs).
+      initial_accumulator_value: The starting value of the accumulators; must be positive.
+      l1_regularization_strength: A float >= 0.
+      l2_regularization_strength: A float >= 0.
+      use_locking: Hold the session lock during updates.
+      name: Name of the ops and slots (default "ProximalAdagrad").
+
+    Raises:
+      ValueError: If `initial_accumulator_value` is not positive.
+    """
+
+    def __init__(self, learning_rate, initial_accumulator_value=0.1, l1_regularization_strength=0.0,
+                 l2_regularization_strength=0.0, use_locking=False, name="ProximalAdagrad"):
+        if initial_accumulator_value <= 0.0:
+            raise ValueError("initial_accumulator_value must be positive: %s" % initial_accumulator_value)
+        super().__init__(use_locking, name)
+        self._learning_rate = learning_rate
+        self._initial_accumulator_value = initial_accumulator_value
+        self._l1_regularization_strength = l1_regularization_strength
+        self._l2_regularization_strength = l2_regularization_strength
+        self._learning_rate_tensor = None
+        self._l1_regularization_strength_tensor = None
+        self._l2_regularization_strength_tensor = None
+
+    def _create_slots(self, var_list):
+        for v in var_list:
+            self._filled_slot(v, self._initial_accumulator_value, "accumulator", self._name)
+
+    def _prepare(self):
+        c = self._call_if_callable
+        self._learning_rate_tensor = ops.convert_to_tensor(c(self._learning_rate), name="learning_rate")
+        self._l1_regularization_strength_tensor = ops.convert_to_tensor(c(self._l1_regularization_strength),
+                                                                        name="l1_regularization_strength")
+        self._l2_regularization_strength_tensor = ops.convert_to_tensor(c(self._l2_regularization_strength),
+                                                                        name="l2_regularization_strength")
+
+    def _hyper(self):
+        return (self._learning_rate_tensor, self._l1_regularization_strength_tensor,
+                self._l2_regularization_strength_tensor)
+
+    def _apply_dense(self, grad, var):
+        return training_ops.apply_proximal_adagrad(var, self.get_slot(var, "accumulator"), *self._hyper(), grad,
+                                                   use_locking=self._use_locking).op
+
+    def _apply_sparse(self, values, indices, var):
+        return training_ops.sparse_apply_proximal_adagrad(var, self.get_slot(var, "accumulator"), *self._hyper(),
+                                                          values, indices, use_locking=self._use_locking).op

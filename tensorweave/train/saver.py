@@ -7,13 +7,14 @@ interruption at any point leaves the previous checkpoint intact and `latest_chec
 """
 
 import os
+import re
 import time
 
 import numpy as np
 
 from .. import tf_logging as logging
 from ..framework import errors, ops
-from ..ops import io_ops
+from ..ops import io_ops, tensor_bundle
 from . import checkpoint_management, meta_graph
 from .checkpoint_management import (
     checkpoint_exists,
@@ -301,6 +302,11 @@ class Saver:
           write_state: Update the state file and delete checkpoints beyond `max_to_keep`.
           strip_default_attrs, save_debug_info: Accepted for compatibility.
 
+        Temporary files that earlier saves under `save_path` left when they were killed midway
+        (`<file>.tmp<hex>`, which no running save holds) are removed first. Every file is written to
+        a temporary name and renamed, so a save killed at any point leaves the previous checkpoint
+        complete.
+
         Returns:
           The checkpoint prefix (`save_path` or `save_path-<step>`), or None for an empty saver.
 
@@ -331,6 +337,7 @@ class Saver:
         if not hasattr(sess, "run") or not hasattr(sess, "graph"):
             raise TypeError("'sess' must be a Session; %s" % (sess,))
         save_path_parent = os.path.dirname(save_path)
+        self._remove_stale_temporaries(save_path, latest_filename, meta_graph_suffix)
         model_checkpoint_path = None
         if not self._is_empty:
             try:
@@ -353,6 +360,17 @@ class Saver:
                 save_relative_paths=self._save_relative_paths)
             self._maybe_delete_old_checkpoints(meta_graph_suffix)
         return model_checkpoint_path
+
+    @staticmethod
+    def _remove_stale_temporaries(save_path, latest_filename, meta_graph_suffix):
+        """Removes the temporary files that saves under `save_path` (any step) killed midway left in
+        its directory: of the data, index and meta graph files, and of the state file."""
+        base = re.escape(os.path.basename(save_path))
+        files = r"%s(?:-\d+)?\.(?:index|data-\d{5}-of-\d{5}|%s)|%s" % (base, re.escape(meta_graph_suffix),
+                                                                     re.escape(latest_filename))
+        for path in tensor_bundle.remove_stale_temporaries(os.path.dirname(save_path),
+                                                           tensor_bundle.temporary_pattern(files)):
+            logging.info("Removed %s, left by an interrupted save", path)
 
     def restore(self, sess, save_path):
         """Restores the variables from the checkpoint `save_path` into `sess` (they need not be
@@ -462,13 +480,17 @@ def export_meta_graph(filename=None, meta_info_def=None, graph_def=None, saver_d
     return meta
 
 
-def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None, **kwargs):
+def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None, *, trusted_modules=None, **kwargs):
     """Recreates a saved graph in the default graph and returns a Saver for its variables.
 
     The ops are rebuilt through the op registry with their attributes, devices and refined static
-    shapes; collections (variables, trainable variables, tensors, ops, savers) are restored. A
-    py_func gets its function back when it is importable by qualified name; otherwise the import
-    logs a warning and running that op raises an error naming the function. An op whose attributes
+    shapes; collections (variables, trainable variables, tensors, ops, savers) are restored.
+
+    A file never runs code on its own: a py_func gets its function back, and a custom op type that
+    is not registered has its declaring module imported, only when the module is in
+    `trusted_modules`; otherwise the import fails naming the op and the module. A py_func whose
+    function was not recordable (a lambda) or is not found in its trusted module is imported with a
+    warning, and running that op raises an error naming the function. An op whose attributes
     could not be serialized (Python objects, e.g. a dataset) is likewise replaced by one that raises
     UnimplementedError naming it when run.
 
@@ -476,6 +498,10 @@ def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None
       meta_graph_or_file: A `MetaGraphDef` or the path of a `.meta` file.
       clear_devices: Drop the recorded devices.
       import_scope: Name scope to put the imported ops under.
+      trusted_modules: Module names (a name covers its submodules, e.g. `["my_project"]`) whose
+        Python code the meta graph may import and call: the functions of its py_funcs and the
+        modules declaring its custom op types. Pass only modules of your own: a crafted `.meta`
+        file can name any function of a trusted module. Default: none.
       **kwargs: `input_map` ({tensor name in the saved graph: tensor to use instead}).
 
     Returns:
@@ -484,7 +510,11 @@ def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None
 
     Raises:
       OSError: If the file cannot be read.
-      ValueError: If it is not a tensorweave meta graph, or holds an op type that is not registered.
+      ValueError: If it is not a tensorweave meta graph, holds an op type that is not registered, or
+        holds an op that needs Python code from a module not in `trusted_modules`.
+      TypeError: If `trusted_modules` holds something other than module names.
+      tf.errors.DataLossError: If a value in it (a constant) is damaged, e.g. a shape that
+        disagrees with its data; the message names the file and the op.
       RuntimeError: If eager execution is enabled.
     """
     _check_meta_graph_mode()
@@ -492,7 +522,8 @@ def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None
         meta_graph.read_meta_graph_file(meta_graph_or_file)
     var_list, mapped = meta_graph.import_scoped_meta_graph(meta, clear_devices=clear_devices,
                                                            import_scope=import_scope,
-                                                           input_map=kwargs.get("input_map"))
+                                                           input_map=kwargs.get("input_map"),
+                                                           trusted_modules=trusted_modules)
     if meta.saver_def is not None:
         sd = SaverDef()
         sd.CopyFrom(meta.saver_def)

@@ -143,7 +143,8 @@ _rng = np.random.RandomState(7)
 _UNARY = ("Abs Acos Asin Asinh Atan Atanh Ceil Cos Cosh Exp Expm1 Floor IsFinite IsInf IsNan Log Log1p Neg "
           "Reciprocal Rint Round Rsqrt Sigmoid Sign Sin Sinh Sqrt Square Tan Tanh").split()
 _BINARY = ("Add AddV2 Sub Mul RealDiv DivNoNan Maximum Minimum Pow Atan2 SquaredDifference Equal NotEqual Greater "
-           "GreaterEqual Less LessEqual FloorDiv FloorMod TruncateDiv TruncateMod").split()
+           "GreaterEqual Less LessEqual FloorDiv FloorMod TruncateDiv TruncateMod SqrtGrad RsqrtGrad "
+           "ReciprocalGrad").split()
 
 
 class _Case:
@@ -204,7 +205,11 @@ CASES = {
     "binary": lambda c: [tf_ops.apply_op(t, [c.ph(_floats(3, 4)), c.ph(_floats(4))]) for t in _BINARY],
     "integer division": lambda c: [tf_ops.apply_op(t, [c.ph(np.array([7, -7, 5, -3], np.int32)),
                                                        c.ph(np.array([2, 2, -3, 3], np.int32))])
-                                   for t in ("FloorDiv", "FloorMod", "TruncateDiv", "TruncateMod", "RealDiv")],
+                                   for t in ("FloorDiv", "FloorMod", "TruncateDiv", "TruncateMod")],
+    "bitwise": lambda c: [tf_ops.apply_op(t, [c.ph(np.array([7, -7, 5, -3], np.int32)),
+                                              c.ph(np.array([2, 40, -3, 3], np.int32))])
+                          for t in ("BitwiseAnd", "BitwiseOr", "BitwiseXor", "LeftShift", "RightShift")] + [
+        tf.bitwise.invert(c.ph(np.array([7, -7], np.int16)))],
     "logical": lambda c: [tf.logical_and(c.ph([True, False, True]), c.ph([True, True, False])),
                           tf.logical_or(c.ph([True, False, False]), c.ph([False, False, True])),
                           tf.logical_not(c.ph([True, False]))],

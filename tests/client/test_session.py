@@ -2,7 +2,11 @@
 the debug interpreter, and how runtime errors are reported."""
 
 import collections
+import gc
 import inspect
+import os
+import threading
+import time
 
 import numpy as np
 import pytest
@@ -571,3 +575,45 @@ def test_control_dependency_on_a_fed_placeholder_needs_no_value():
         assert sess.run(out, {p: 1.0}) == 6.0
         with pytest.raises(tf.errors.InvalidArgumentError, match="You must feed a value for placeholder"):
             sess.run(out)
+
+
+# ---- resources of sessions nobody closed ------------------------------------------------------------
+def _threads_and_fds():
+    return threading.active_count(), len(os.listdir("/proc/self/fd"))
+
+
+def _settled(start, timeout=10.0):
+    """The thread and fd counts, polled until they are back to `start` (threads end asynchronously)."""
+    deadline = time.time() + timeout
+    now = _threads_and_fds()
+    while now != start and time.time() < deadline:
+        gc.collect()
+        time.sleep(0.05)
+        now = _threads_and_fds()
+    return now
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="counts open files through Linux /proc/self/fd")
+def test_dropped_sessions_release_their_threads_and_files(tmp_path):
+    # A pipeline holding a file open (a cache being read) with parallel map and prefetch threads.
+    prefix = str(tmp_path / "cache")
+    source = tf.data.Dataset.range(1000).cache(prefix)
+    ds = source.map(lambda x: x * 2, num_parallel_calls=4).prefetch(2)
+    it = ds.make_initializable_iterator()
+    nxt = it.get_next()
+    everything = source.batch(1000).make_one_shot_iterator().get_next()
+    with tf.Session() as sess:  # writes the cache, so that later sessions read it
+        assert sess.run(everything).tolist() == list(range(1000))
+        with pytest.raises(tf.errors.OutOfRangeError):
+            sess.run(everything)
+    assert os.path.exists(prefix + ".index")
+    gc.collect()
+    start = _threads_and_fds()
+    for _ in range(100):
+        sess = tf.Session()
+        sess.run(it.initializer)
+        assert sess.run(nxt) == 0
+        assert _threads_and_fds()[0] > start[0]  # the pipeline's threads run
+        del sess
+    gc.collect()
+    assert _settled(start) == start

@@ -2,6 +2,7 @@
 references."""
 
 import collections
+import json
 import os
 
 import numpy as np
@@ -363,6 +364,125 @@ def test_partial_file_cache_is_not_kept(tmp_path):
         assert sess.run(nxt) == 0
     assert not os.path.exists(prefix + ".index")
     assert os.listdir(tmp_path) == []
+
+
+def test_file_cache_round_trips_every_dtype_without_pickle(tmp_path):
+    prefix = str(tmp_path / "cache")
+    strings = [[b"a", "\u00e9t\u00e9".encode("utf-8")], [b"", b"\x00\xff" * 40]]
+    ds = D.from_tensor_slices({"s": strings, "f": np.float32([[1.5, -0.0], [np.nan, np.inf]]),
+                               "i": np.int64([2 ** 40, -3]), "b": [True, False],
+                               "h": np.float16([0.5, 2.0]), "u": np.uint8([0, 255]),
+                               "c": np.complex64([1 + 2j, -1j])})
+    ds = ds.map(lambda d: dict(d, ragged=tf.range(tf.cast(d["u"] > 0, tf.int32) * 3), empty=tf.zeros([0, 2]),
+                               scalar_s=d["s"][0])).cache(prefix)
+    first = collect(ds)
+    data = open(prefix + ".data-00000-of-00001", "rb").read()
+    assert b"NUMPY" not in data and b"pickle" not in data and b"\x80\x04" not in data  # no .npy, no pickle
+    again = collect(ds)  # read from the files
+    assert len(again) == 2
+    for a, b in zip(first, again):
+        assert a.keys() == b.keys()
+        for k in a:
+            assert np.asarray(a[k]).dtype == np.asarray(b[k]).dtype, k
+            np.testing.assert_array_equal(a[k], b[k])
+    assert again[0]["s"].tolist() == strings[0] and again[1]["scalar_s"] == b""
+    assert again[1]["ragged"].tolist() == [0, 1, 2] and again[0]["empty"].shape == (0, 2)
+
+
+class _Payload:
+    def __init__(self, marker):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (open, (self.marker, "w"))
+
+
+def test_a_pickled_cache_file_is_refused_and_runs_no_code(tmp_path):
+    prefix = str(tmp_path / "cache")
+    marker = str(tmp_path / "pickle-ran")
+    # The format tensorweave wrote before: .npy records, pickled for strings.
+    with open(prefix + ".data-00000-of-00001", "wb") as f:
+        np.save(f, np.array([_Payload(marker)], dtype=object), allow_pickle=True)
+    with open(prefix + ".index", "w") as f:
+        json.dump({"format": "tensorweave-cache-1", "elements": 1, "components": 1}, f)
+    nxt = D.from_tensors(tf.constant(["x"])).cache(prefix).make_one_shot_iterator().get_next()
+    with tf.Session() as sess:
+        with pytest.raises(tf.errors.DataLossError, match="Cache file %s is in an older format that stored Python "
+                                                          "objects with pickle, which is not read: delete" % prefix):
+            sess.run(nxt)
+    assert not os.path.exists(marker)
+
+
+def _write_cache(prefix, ds):
+    assert collect(ds.cache(prefix))  # writes the files
+
+
+@pytest.mark.parametrize("damage,message", [
+    (lambda d: d[:-3], "truncated"),
+    (lambda d: b"XXXXXXXX" + d[8:], "not a tensorweave dataset cache"),
+    # the shape of the first component made absurd: 2**40 x 3 floats
+    (lambda d: d.replace(np.uint64(2).tobytes(), np.uint64(2 ** 40).tobytes(), 1), "2^40|1099511627776"),
+])
+def test_a_damaged_cache_file_is_a_data_loss_error(tmp_path, damage, message):
+    prefix = str(tmp_path / "cache")
+    ds = D.from_tensors(np.ones((2, 3), np.float32))
+    _write_cache(prefix, ds)
+    path = prefix + ".data-00000-of-00001"
+    data = open(path, "rb").read()
+    open(path, "wb").write(damage(data))
+    nxt = ds.cache(prefix).make_one_shot_iterator().get_next()
+    with tf.Session() as sess:
+        with pytest.raises(tf.errors.DataLossError, match="%s.*(%s)" % (path.replace(".", "\\."), message)):
+            sess.run(nxt)
+
+
+@pytest.mark.parametrize("index,message", [
+    ("\x00not json", "Cache index .*cache\\.index is damaged"),
+    ('{"format": "something-else", "version": 2}', "is not a tensorweave dataset cache index \\(format "
+                                                   "'something-else', version 2\\)"),
+    ('{"format": "tensorweave-dataset-cache", "version": 2, "elements": 1, "components": 3}',
+     "is damaged or belongs to another dataset: 1 elements of 3 components \\(the dataset has 1 components\\)"),
+])
+def test_a_damaged_cache_index_is_a_data_loss_error(tmp_path, index, message):
+    prefix = str(tmp_path / "cache")
+    ds = D.from_tensors(np.ones((2, 3), np.float32))
+    _write_cache(prefix, ds)
+    with open(prefix + ".index", "w") as f:
+        f.write(index)
+    nxt = ds.cache(prefix).make_one_shot_iterator().get_next()
+    with tf.Session() as sess:
+        with pytest.raises(tf.errors.DataLossError, match=message):
+            sess.run(nxt)
+
+
+@pytest.mark.parametrize("record,message", [
+    (b"\x04nope\x00", "component 0 of element 0 has no valid dtype \\(b'nope'\\)"),
+    (b"\x07float32\xff", "component 0 of element 0 has rank 255 \\(more than 254\\)"),
+    (b"\x07float32\x01" + np.uint64(2 ** 63).tobytes(), "component 0 of element 0 has an impossible shape"),
+    (b"\x06string\x01" + np.uint64(1).tobytes() + np.uint64(2 ** 40).tobytes() + b"ab",
+     "component 0 of element 0 of shape \\[1\\] needs 1099511627776 bytes but only 2 are left"),
+])
+def test_a_crafted_cache_record_is_a_data_loss_error(tmp_path, record, message):
+    prefix = str(tmp_path / "cache")
+    ds = D.from_tensors(np.ones((2, 3), np.float32))
+    _write_cache(prefix, ds)
+    with open(prefix + ".data-00000-of-00001", "wb") as f:
+        f.write(b"TWCACHE2" + record)
+    nxt = ds.cache(prefix).make_one_shot_iterator().get_next()
+    with tf.Session() as sess:
+        with pytest.raises(tf.errors.DataLossError, match="Cache file .*cache\\.data-00000-of-00001 is damaged: "
+                                                          + message):
+            sess.run(nxt)
+
+
+def test_a_file_cache_of_nested_datasets_is_unimplemented(tmp_path):
+    prefix = str(tmp_path / "cache")
+    nxt = D.range(4).window(2).cache(prefix).flat_map(lambda w: w).make_one_shot_iterator().get_next()
+    with tf.Session() as sess:
+        with pytest.raises(tf.errors.UnimplementedError, match="Dataset.cache\\(filename\\) cannot store component 0 "
+                                                               "of element 0: only numeric, bool and string tensors"):
+            sess.run(nxt)
+    assert os.listdir(str(tmp_path)) == []
 
 
 def test_memory_cache_values_are_protected_from_mutation():

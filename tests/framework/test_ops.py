@@ -406,6 +406,48 @@ def test_device_function_overwrites_inner_strings():
     assert [a.device, b.device, c.device] == ["/job:overwrite", "/job:overwrite", "/job:ps"]
 
 
+
+def test_device_function_string_is_kept_as_returned():
+    """TF records a device function's string as the op's requested device, uncanonicalized (issue 15)."""
+    with tf.device(lambda op: "/cpu:0"):
+        a = tf.constant(1.0)
+    with tf.device(lambda op: "cpu:0"):
+        b = tf.constant(1.0)
+    with tf.device(lambda op: b"/job:w/gpu:1"):
+        c = tf.constant(1.0)
+    with tf.device(lambda op: ""):
+        d = tf.constant(1.0)
+    assert [a.op.device, a.device, b.device, c.device, d.device] == ["/cpu:0", "/cpu:0", "cpu:0", "/job:w/gpu:1", ""]
+    # A DeviceSpec is written as its string; an outer device string merges into the canonical form.
+    with tf.device(lambda op: tf.DeviceSpec.from_string("/cpu:0")):
+        e = tf.constant(1.0)
+    with tf.device("/job:w"):
+        with tf.device(lambda op: "/cpu:0"):
+            f = tf.constant(1.0)
+    assert [e.device, f.device] == ["/device:CPU:0", "/job:w/device:CPU:0"]
+    # An outer function sees the inner function's string as the op's device.
+    seen = []
+    with tf.device(lambda op: seen.append(op.device) or "/gpu:0"):
+        with tf.device(lambda op: "/cpu:0"):
+            g = tf.constant(1.0)
+    assert g.device == "/gpu:0" and seen == ["/cpu:0"]
+    with tf.Session() as sess:
+        assert sess.run(a) == 1.0 and sess.run(b) == 1.0
+
+
+def test_device_function_bad_results():
+    for value in (None, 3):
+        with pytest.raises(TypeError, match="Expected binary or unicode string, got %r" % (value,)):
+            with tf.device(lambda op, value=value: value):
+                tf.constant(1.0)
+    # A malformed string is kept; running the op fails as TF's session does.
+    with tf.Graph().as_default():
+        with tf.device(lambda op: "/foo:0"):
+            h = tf.constant(1.0, name="h")
+        assert h.device == "/foo:0"
+        with pytest.raises(tf.errors.InvalidArgumentError, match="Malformed device specification '/foo:0' in node h"):
+            tf.Session().run(h)
+
 # ---- collections -------------------------------------------------------------------------------
 class _Named:
     def __init__(self, name):

@@ -217,7 +217,8 @@ def test_not_differentiable_gives_none():
 
 def test_missing_gradient_raises_lookup_error_only_when_needed():
     x = tf.constant([1.0, 2.0])
-    p = tf.py_func(lambda a: a, [x], tf.float32, name="opaque")
+    op_type = _unique("NoGradOp")  # a custom op declared without a gradient (a py_func's is None)
+    p = tf.custom_op(op_type, lambda a: a, inputs=["x"], outputs="x", shape="x")(x, name="opaque")
     y = tf.identity(x)
     # `p` consumes x but is not between x and y.
     np.testing.assert_array_equal(_run(tf.gradients(y, x)[0]), [1.0, 1.0])
@@ -226,7 +227,7 @@ def test_missing_gradient_raises_lookup_error_only_when_needed():
     w = tf.add_n([y, q])
     np.testing.assert_array_equal(_run(tf.gradients(w, x)[0]), [1.0, 1.0])
     z = tf.add_n([y, p])
-    with pytest.raises(LookupError, match=r"No gradient defined for operation 'opaque' \(op type: PyFunc\)"):
+    with pytest.raises(LookupError, match=r"No gradient defined for operation 'opaque' \(op type: %s\)" % op_type):
         tf.gradients(z, x)
 
 

@@ -269,3 +269,19 @@ def test_missing_crc32c_names_the_extra(monkeypatch, tmp_path):
         tf.io.TFRecordWriter(str(tmp_path / "x.tfrecord"))
     with pytest.raises(ImportError, match="crc32c"):
         tf_record.encode_record(b"abc")
+
+
+@pytest.mark.parametrize("length", [2 ** 62, 2 ** 64 - 1, 1 << 33])
+def test_an_absurd_record_length_is_data_loss_before_reading(tmp_path, length):
+    # An event file (a TFRecord file) whose second record claims an absurd length with a valid length CRC.
+    header = struct.pack("<Q", length)
+    masked = _reference_frame(header)[-4:]  # the masked CRC-32C of the 8 length bytes (the frame's footer)
+    path = tmp_path / "events.out.tfevents.1.host"
+    path.write_bytes(TF_RECORD_1 + header + masked + b"xyz")
+    it = tf.python_io.tf_record_iterator(str(path))
+    assert next(it) == TF_RECORD_1[12:-4]
+    # Reported at the payload's offset, as other truncated payloads.
+    with pytest.raises(tf.errors.DataLossError, match="truncated record at %d in %s: its length %d exceeds the 3 "
+                                                      "bytes left" % (len(TF_RECORD_1) + 12, path, length)):
+        next(it)
+

@@ -230,9 +230,22 @@ def test_flatten_shapes_and_values():
     assert layer.compute_output_shape([None, 2, 3]).as_list() == [None, 6]
 
 
+def test_flatten_of_unknown_rank():
+    """As TF's Keras Flatten: an input of unknown rank is reshaped to [shape[0], -1] (issue 15)."""
+    x = tf.placeholder(tf.float32)
+    y = tf.layers.flatten(x)
+    y_first = tf.layers.flatten(x, data_format="channels_first")
+    assert y.shape.as_list() == [None, None] and y_first.shape.as_list() == [None, None]
+    x4 = np.arange(2 * 3 * 4 * 5, dtype=np.float32).reshape(2, 3, 4, 5)
+    with tf.Session() as sess:
+        np.testing.assert_array_equal(sess.run(y, {x: x4}), x4.reshape(2, 60))
+        np.testing.assert_array_equal(sess.run(y_first, {x: x4}), x4.reshape(2, 60))  # no transpose: rank unknown
+        np.testing.assert_array_equal(sess.run(y, {x: [1.0, 2.0]}), [[1.0], [2.0]])
+        with pytest.raises(tf.errors.InvalidArgumentError, match="slice index 0 of dimension 0 out of bounds"):
+            sess.run(y, {x: 1.0})
+
+
 def test_flatten_errors():
-    with pytest.raises(ValueError, match="its rank is undefined"):
-        tf.layers.flatten(tf.placeholder(tf.float32))
     with pytest.raises(ValueError, match="The `data_format` argument must be one of"):
         tf.layers.flatten(tf.zeros([2, 3]), data_format="NHWC")
 

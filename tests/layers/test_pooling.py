@@ -119,3 +119,22 @@ def test_errors(name, exc, msg, fn):
     with pytest.raises(exc) as info:
         fn()
     assert msg in str(info.value)
+
+
+def test_max_pooling_of_unknown_rank():
+    """As TF's Keras pooling layers: max pooling takes an input of unknown rank (issue 15); the op
+    checks the rank when it runs."""
+    x = tf.placeholder(tf.float32)
+    y = tf.layers.max_pooling2d(x, 2, 2)
+    y_first = tf.layers.max_pooling2d(x, 2, 2, data_format="channels_first")
+    y1 = tf.layers.max_pooling1d(x, 2, 2)
+    assert y.op.type == "MaxPool" and y.shape.as_list() == [None] * 4 and y_first.shape.as_list() == [None] * 4
+    assert y1.shape.as_list() == [None] * 3
+    xv = np.arange(2 * 4 * 4 * 3, dtype=np.float32).reshape(2, 4, 4, 3)
+    with tf.Session() as sess:
+        np.testing.assert_array_equal(sess.run(y, {x: xv}), xv.reshape(2, 2, 2, 2, 2, 3).max(axis=(2, 4)))
+        assert sess.run(y_first, {x: xv}).shape == (2, 4, 2, 1)
+        x3 = xv.reshape(2, 16, 3)
+        np.testing.assert_array_equal(sess.run(y1, {x: x3}), x3.reshape(2, 8, 2, 3).max(axis=2))
+        with pytest.raises(tf.errors.InvalidArgumentError, match="tensor_in must be 4-dimensional"):
+            sess.run(y, {x: np.ones((2, 3), np.float32)})

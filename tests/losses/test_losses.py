@@ -224,3 +224,19 @@ def test_errors(name, exc, msg, fn):
     with pytest.raises(exc) as info:
         fn()
     assert msg in str(info.value)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float64])
+def test_label_smoothing_in_the_logits_dtype(dtype):
+    """label_smoothing works for any float dtype of logits (the smoothing constants take its dtype)."""
+    onehot, logits = ONEHOT.astype(dtype), LOGITS.astype(dtype)
+    soft = tf.losses.softmax_cross_entropy(onehot, logits, label_smoothing=0.3)
+    sig = tf.losses.sigmoid_cross_entropy(BINARY.astype(dtype), logits, label_smoothing=0.2)
+    assert soft.dtype == sig.dtype == tf.as_dtype(dtype)
+    lg = LOGITS.astype(np.float64)
+    soft_exp = -((ONEHOT * 0.7 + 0.1) * _log_softmax(lg)).sum(-1).mean()
+    sig_exp = (_softplus(lg) - (BINARY * 0.8 + 0.1) * lg).mean()
+    tol = 1e-6 if dtype == np.float64 else 1e-2  # the weighting reduces in float32, as TF's
+    with tf.Session() as sess:
+        np.testing.assert_allclose(sess.run(soft), soft_exp, rtol=tol)
+        np.testing.assert_allclose(sess.run(sig), sig_exp, rtol=tol)

@@ -725,3 +725,228 @@ def test_unknown_rank_inputs():
                 v[1:, None]]
     for got, exp in zip(_run(outs, {x: v}), expected):
         np.testing.assert_array_equal(got, exp)
+
+
+# ---- gather / gather_nd with batch_dims (issue 15, item 7) --------------------------------------
+def _np_batch_gather(p, idx, axis, batch_dims):
+    """TF's GatherV2 with batch_dims, by loops over the batch and outer dimensions."""
+    idx = np.asarray(idx)
+    b = batch_dims % idx.ndim if batch_dims < 0 else batch_dims
+    a = axis % p.ndim
+    out = np.zeros(p.shape[:a] + idx.shape[b:] + p.shape[a + 1:], p.dtype)
+    for bi in np.ndindex(*p.shape[:b]):
+        for oi in np.ndindex(*p.shape[b:a]):
+            for ii in np.ndindex(*idx.shape[b:]):
+                out[bi + oi + ii] = p[bi + oi + (int(idx[bi + ii]),)]
+    return out
+
+
+BATCH_GATHER = [
+    # (params shape, indices, axis, batch_dims)
+    ((2, 3, 4), [[0, 2], [1, 1]], None, 1),
+    ((2, 3, 4), [[0, 3], [1, 1]], 2, 1),
+    ((2, 3, 4), [[0, 3, 1], [1, 1, 2]], None, 2),
+    ((2, 3, 4), [[[0], [3], [1]], [[1], [1], [2]]], None, 2),
+    ((2, 3, 4, 2), [[[0, 1, 1], [1, 0, 1]], [[1, 1, 0], [0, 1, 0]]], 3, 1),
+    ((2, 3, 4), [[0, 1], [2, 2]], -1, -1),
+    ((2, 3, 4), [[0, 1], [2, 2]], 1, -1),
+    ((2, 3, 4), np.zeros((2, 0), np.int32), None, 1),
+    ((2, 5, 4), [[[1, 4], [0, 0], [2, 3]], [[0, 1], [1, 4], [4, 4]]], 1, 1),
+]
+
+
+@pytest.mark.parametrize("shape,idx,axis,batch_dims", BATCH_GATHER)
+def test_gather_batch_dims_values_and_shapes(shape, idx, axis, batch_dims):
+    pv = _r(*shape, dtype=np.float32)
+    iv = np.asarray(idx, np.int32)
+    exp = _np_batch_gather(pv, iv, batch_dims if axis is None else axis, batch_dims)
+    p = tf.placeholder(tf.float32, shape)
+    i = tf.placeholder(tf.int32, iv.shape)
+    y = tf.gather(p, i, axis=axis, batch_dims=batch_dims)
+    assert y.op.type == "GatherV2" and y.op.get_attr("batch_dims") == batch_dims
+    assert tuple(y.shape.as_list()) == exp.shape
+    np.testing.assert_array_equal(_run(y, {p: pv, i: iv}), exp)
+    # Unknown dimensions: the rank is still known; unknown rank: nothing is.
+    pu, iu = tf.placeholder(tf.float32, [None] * len(shape)), tf.placeholder(tf.int32, [None] * iv.ndim)
+    yu = tf.gather(pu, iu, axis=axis, batch_dims=batch_dims)
+    assert yu.shape.as_list() == [None] * exp.ndim
+    np.testing.assert_array_equal(_run(yu, {pu: pv, iu: iv}), exp)
+    pr, ir = tf.placeholder(tf.float32), tf.placeholder(tf.int32)
+    yr = tf.gather(pr, ir, axis=axis, batch_dims=batch_dims)
+    assert yr.shape.ndims is None
+    np.testing.assert_array_equal(_run(yr, {pr: pv, ir: iv}), exp)
+    from tensorweave.eager import context
+    with context.eager_mode():
+        np.testing.assert_array_equal(tf.gather(pv, iv, axis=axis, batch_dims=batch_dims).numpy(), exp)
+
+
+def test_gather_batch_dims_static_shapes():
+    p = tf.placeholder(tf.float32, [2, 3, 4])
+    i = tf.placeholder(tf.int32, [2, 5])
+    assert tf.gather(p, i, batch_dims=1).shape.as_list() == [2, 5, 4]
+    assert tf.gather(p, i, batch_dims=1, axis=2).shape.as_list() == [2, 3, 5]
+    # As TF's shape function: the batch dimensions come from params, unmerged.
+    assert tf.gather(tf.placeholder(tf.float32, [3, 4]), i, batch_dims=1).shape.as_list() == [3, 5]
+    # An unknown axis: only the rank (params + indices - 1 - batch_dims).
+    assert tf.gather(p, i, batch_dims=1, axis=tf.placeholder(tf.int32, [])).shape.as_list() == [None] * 3
+    # A constant axis 0 drops batch_dims (TF's tf.gather passes batch_dims only for a non-zero axis).
+    y = tf.gather(p, i, batch_dims=1, axis=0)
+    assert y.op.get_attr("batch_dims") == 0 and y.shape.as_list() == [2, 5, 3, 4]
+
+
+@pytest.mark.parametrize("axis,batch_dims", [(None, 1), (2, 1), (None, 2), (-1, -1), (3, 1)])
+def test_gather_batch_dims_gradient(axis, batch_dims):
+    shape = (2, 3, 4, 2)
+    iv = np.array([[[0, 2, 1], [3, 3, 0], [1, 0, 1]], [[2, 2, 2], [0, 1, 0], [1, 3, 3]]], np.int32)
+    if batch_dims == 1 and axis is None:
+        iv = iv % 3
+    if axis in (3, -1):
+        iv = iv % 2
+    pv = _r(*shape)
+    check_gradient(lambda p: tf.gather(p, iv, axis=axis, batch_dims=batch_dims), pv)
+    # The gradient's value: the output gradient summed back onto the rows it came from.
+    p = tf.placeholder(tf.float64, shape)
+    y = tf.gather(p, iv, axis=axis, batch_dims=batch_dims)
+    dy = _r(*y.shape.as_list())
+    g = tf.gradients(y, p, grad_ys=dy)[0]
+    exp = np.zeros(shape)
+    b = batch_dims % iv.ndim
+    a = (b if axis is None else axis) % len(shape)
+    for bi in np.ndindex(*shape[:b]):
+        for oi in np.ndindex(*shape[b:a]):
+            for ii in np.ndindex(*iv.shape[b:]):
+                exp[bi + oi + (int(iv[bi + ii]),)] += dy[bi + oi + ii]
+    np.testing.assert_allclose(_run(g, {p: pv}), exp, rtol=1e-12, atol=1e-12)
+
+
+def test_gather_batch_dims_unknown_shapes_gradient():
+    p = tf.placeholder(tf.float64)
+    i = tf.placeholder(tf.int32)
+    axis = tf.placeholder(tf.int32, [])
+    y = tf.gather(p, i, axis=axis, batch_dims=1)
+    g = tf.gradients(y, p, grad_ys=tf.ones_like(y))[0]
+    pv = _r(2, 3, 4)
+    iv = np.array([[0, 0, 3], [1, 2, 1]], np.int32)
+    exp = np.zeros((2, 3, 4))
+    exp[0, :, 0] = 2
+    exp[0, :, 3] = 1
+    exp[1, :, 1] = 2
+    exp[1, :, 2] = 1
+    np.testing.assert_array_equal(_run(g, {p: pv, i: iv, axis: 2}), exp)
+
+
+def test_gather_batch_dims_errors():
+    p = tf.placeholder(tf.float32, [2, 3, 4])
+    i = tf.placeholder(tf.int32, [2, 5])
+    with pytest.raises(ValueError, match="Shape must be at least rank 4 but is rank 3"):
+        tf.gather(p, i, batch_dims=3)
+    with pytest.raises(ValueError, match="Shape must be at least rank 3 but is rank 2"):
+        tf.gather(p, i, batch_dims=-3)
+    with pytest.raises(TypeError, match="Expected int for argument 'batch_dims' not '1'."):
+        tf.gather(p, i, axis=2, batch_dims="1")
+    # As TF's attribute conversion: int() of the value, None for the default.
+    assert tf.gather(p, i, axis=2, batch_dims=1.5).op.get_attr("batch_dims") == 1
+    assert tf.gather(p, i, axis=2, batch_dims=None).op.get_attr("batch_dims") == 0
+    pu, iu = tf.placeholder(tf.float32), tf.placeholder(tf.int32)
+    pv = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    cases = [
+        (dict(batch_dims=1, axis=2), [[0, 4], [1, 1]], r"indices\[0,1\] = 4 is not in \[0, 4\)"),
+        (dict(batch_dims=1, axis=2), [[0, 3], [1, 1], [0, 0]],
+         r"params.shape\[0\]: 2 should be equal to indices.shape\[0\]: 3"),
+        (dict(batch_dims=1), np.zeros((3, 0), np.int32),
+         r"params.shape\[0\]: 2 should be equal to indices.shape\[0\]: 3"),
+        (dict(batch_dims=1, axis=1), 1, r"Expected batch_dims in the range \[0, 0\], but got 1"),
+        (dict(batch_dims=-3, axis=2), [[0, 1]], r"Expected batch_dims in the range \[-2, 2\], but got -3"),
+        (dict(batch_dims=2, axis=1), [[0, 1, 2], [0, 0, 0]],
+         r"batch_dims \(2\) must be less than or equal to axis \(1\)\."),
+        (dict(batch_dims=1, axis=tf.placeholder_with_default(0, [])), [[0, 1], [2, 2]],
+         r"batch_dims \(1\) must be less than or equal to axis \(0\)\."),
+        (dict(batch_dims=3, axis=2), np.zeros((2, 3, 4, 1), np.int32),
+         r"batch_dims \(3\) must be less than rank\(params\) \(3\)\."),
+    ]
+    for kw, iv, msg in cases:
+        y = tf.gather(pu, iu, **kw)
+        with pytest.raises(tf.errors.InvalidArgumentError, match=msg) as info:
+            _run(y, {pu: pv, iu: iv})
+        assert y.op.name in str(info.value)
+
+
+def _np_batch_gather_nd(p, idx, batch_dims):
+    idx = np.asarray(idx)
+    b = batch_dims
+    k = idx.shape[-1]
+    out = np.zeros(idx.shape[:-1] + p.shape[b + k:], p.dtype)
+    for pos in np.ndindex(*idx.shape[:-1]):
+        out[pos] = p[pos[:b] + tuple(int(v) for v in idx[pos])]
+    return out
+
+
+BATCH_GATHER_ND = [
+    ((2, 3, 4), [[[1], [0]], [[2], [1]]], 1),
+    ((2, 3, 4), [[[1, 3], [0, 0]], [[2, 1], [1, 1]]], 1),
+    ((2, 3, 4), [[1], [0]], 1),
+    ((2, 3, 4), [[[1], [0], [3]], [[2], [1], [0]]], 2),
+    ((2, 3, 4), np.zeros((2, 0, 1), np.int32), 1),
+    ((2, 3, 4), np.zeros((2, 3, 0), np.int32), 1),
+    ((2, 3, 4, 2), [[[[1, 0], [2, 1], [0, 0]]], [[[2, 3], [0, 1], [1, 0]]]], 1),
+]
+
+
+@pytest.mark.parametrize("shape,idx,batch_dims", BATCH_GATHER_ND)
+def test_gather_nd_batch_dims(shape, idx, batch_dims):
+    pv = _r(*shape, dtype=np.float32)
+    iv = np.asarray(idx, np.int32)
+    exp = _np_batch_gather_nd(pv, iv, batch_dims)
+    y = tf.gather_nd(tf.constant(pv), iv, batch_dims=batch_dims)
+    assert "GatherNd" in [op.type for op in y.graph.get_operations()]
+    assert tuple(y.shape.as_list()) == exp.shape
+    np.testing.assert_array_equal(_run(y), exp)
+    for p_shape, i_shape in [([None] * len(shape), [None] * iv.ndim), (None, None)]:
+        p, i = tf.placeholder(tf.float32, p_shape), tf.placeholder(tf.int64, i_shape)
+        y = tf.gather_nd(p, i, batch_dims=batch_dims)
+        np.testing.assert_array_equal(_run(y, {p: pv, i: iv}), exp)
+    from tensorweave.eager import context
+    with context.eager_mode():
+        np.testing.assert_array_equal(tf.gather_nd(pv, iv, batch_dims=batch_dims).numpy(), exp)
+
+
+def test_gather_nd_batch_dims_static_shapes_and_gradient():
+    p = tf.placeholder(tf.float64, [None, 3, 4])
+    assert tf.gather_nd(p, tf.placeholder(tf.int32, [None, 5, 1]), batch_dims=1).shape.as_list() == [None, 5, 4]
+    assert tf.gather_nd(tf.placeholder(tf.float32, [2, 3, 4]), tf.placeholder(tf.int32, [2, None, 2]),
+                        batch_dims=1).shape.as_list() == [2, None]
+    # A batch_dims tensor with a constant value is accepted (TF reads its constant value).
+    assert tf.gather_nd(p, [[1], [0]], batch_dims=tf.constant(1)).shape.as_list() == [2, 4]
+    iv = np.array([[[1, 3], [0, 0], [1, 3]], [[2, 1], [1, 1], [0, 2]]], np.int32)
+    pv = _r(2, 3, 4)
+    check_gradient(lambda t: tf.gather_nd(t, iv, batch_dims=1), pv)
+    pp = tf.placeholder(tf.float64, [2, 3, 4])
+    g = tf.gradients(tf.gather_nd(pp, iv, batch_dims=1), pp)[0]
+    exp = np.zeros((2, 3, 4))
+    for bi in range(2):
+        for r in iv[bi]:
+            exp[bi, r[0], r[1]] += 1
+    np.testing.assert_array_equal(_run(g, {pp: pv}), exp)
+
+
+def test_gather_nd_batch_dims_errors():
+    p = tf.placeholder(tf.float32, [2, 3, 4])
+    with pytest.raises(ValueError, match=r"Argument `batch_dims` = 2 must be less than rank\(`indices`\) = 2"):
+        tf.gather_nd(p, [[1], [0]], batch_dims=2)
+    with pytest.raises(ValueError, match=r"Argument `batch_dims` = 3 must be less than rank\(`params`\) = 3"):
+        tf.gather_nd(p, np.zeros((2, 3, 4, 1), np.int32), batch_dims=3)
+    with pytest.raises(ValueError, match="tf.gather_nd does not allow negative batch_dims."):
+        tf.gather_nd(p, [[1], [0]], batch_dims=-1)
+    with pytest.raises(TypeError, match="Argument `batch_dims` must be an int; got None"):
+        tf.gather_nd(p, [[1], [0]], batch_dims=None)
+    with pytest.raises(TypeError, match=r"Argument `batch_dims` must be an int; got \[1\]"):
+        tf.gather_nd(p, [[1], [0]], batch_dims=[1])
+    i = tf.placeholder(tf.int32, [None, None, None])
+    y = tf.gather_nd(p, i, batch_dims=1)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"indices\[1,0\] = \[1, 3, 1\] does not index into param shape \[2,3,4\]"):
+        _run(y, {p: np.zeros((2, 3, 4)), i: [[[1, 2]], [[3, 1]]]})
+    y2 = tf.gather_nd(p, i, batch_dims=2)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"indices\[2\] = \[0, 2, 5\] does not index into param shape \[2,3,4\]"):
+        _run(y2, {p: np.zeros((2, 3, 4)), i: [[[1], [0], [5]], [[2], [1], [0]]]})

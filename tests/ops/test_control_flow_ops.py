@@ -741,7 +741,7 @@ def test_while_loop_maximum_iterations(use_tensor):
 
 def test_while_loop_maximum_iterations_zero_and_multiple_vars():
     m = tf.placeholder(tf.int32, [])
-    i, s = tf.while_loop(lambda i, s: i < 100, lambda i, s: (i + 1, s + i), [0, 0], maximum_iterations=m)
+    i, s = tf.while_loop(lambda i, s: i < 100, lambda i, s: (i + 1, s + i), (0, 0), maximum_iterations=m)
     with tf.Session() as sess:
         assert sess.run([i, s], {m: 0}) == [0, 0]
         assert sess.run([i, s], {m: 4}) == [4, 6]
@@ -1058,3 +1058,51 @@ def test_assign_and_add_ordering_with_control_dependency():
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
         assert sess.run([assign, read_after]) == [5, 7]
+
+
+# ---- while_loop: TF's check of the body's structure (issue 15) -----------------------------------
+def test_while_loop_list_vars_tuple_body_with_maximum_iterations_is_a_type_error():
+    """With maximum_iterations TF loops over (counter, loop_vars): the user's list is then compared
+    with the body's tuple below the top level, where sequence types must match."""
+    x0 = tf.constant(0)
+    with pytest.raises(TypeError) as info:
+        tf.while_loop(lambda i, j: i < 5, lambda i, j: (i + 1, j + 2), [x0, tf.constant(1)], maximum_iterations=3)
+    msg = str(info.value)
+    assert msg.startswith("The two structures don't have the same nested structure.\n\nFirst structure: type=list")
+    assert "More specifically: The two namedtuples don't have the same sequence type. First structure type=list" in msg
+    assert "has type list, while second structure type=tuple" in msg and msg.endswith(
+        "Entire first structure:\n[., [., .]]\nEntire second structure:\n[., (., .)]")
+    with pytest.raises(TypeError, match="has type tuple, while second structure type=list"):
+        tf.while_loop(lambda i, j: i < 5, lambda i, j: [i + 1, j + 2], (x0, x0), maximum_iterations=3)
+    with pytest.raises(TypeError, match="has type list, while second structure type=tuple"):
+        tf.while_loop(lambda i: i < 5, lambda i: (i + 1,), [x0], maximum_iterations=3, return_same_structure=True)
+    # One loop variable (TF packs it): the body must return it bare.
+    with pytest.raises(ValueError, match=r"More specifically: Substructure \"type=tuple str=\(.*\)\" is a sequence, "
+                                         r"while substructure \"type=Tensor str=.*\" is not"):
+        tf.while_loop(lambda i: i < 5, lambda i: (i + 1,), [x0], maximum_iterations=3)
+    with pytest.raises(ValueError, match="is a sequence, while substructure"):
+        tf.while_loop(lambda i: i < 5, lambda i: [i + 1], [x0], maximum_iterations=3)
+    # Without maximum_iterations the top level is compared as lists; deeper levels by type.
+    with pytest.raises(TypeError, match="has type list, while second structure type=tuple"):
+        tf.while_loop(lambda i, j: i < 5, lambda i, j: (i + 1, (j[0], j[1])), [x0, [x0, x0]])
+    from tensorweave.eager import context
+    with context.eager_mode():
+        with pytest.raises(TypeError, match="has type list, while second structure type=tuple"):
+            tf.while_loop(lambda i, j: i < 5, lambda i, j: (i + 1, j + 2), [0, 1], maximum_iterations=3)
+
+
+def test_while_loop_structures_tf_accepts():
+    x0 = tf.constant(0)
+    ok = [
+        tf.while_loop(lambda i, j: i < 5, lambda i, j: (i + 1, j + 2), (x0, x0), maximum_iterations=3),
+        tf.while_loop(lambda i, j: i < 5, lambda i, j: [i + 1, j + 2], [x0, x0], maximum_iterations=3),
+        tf.while_loop(lambda i, j: i < 5, lambda i, j: [i + 1, j + 2], (x0, x0)),
+        tf.while_loop(lambda i, j: i < 5, lambda i, j: (i + 1, j + 2), [x0, x0]),
+    ]
+    assert isinstance(ok[0], tuple) and isinstance(ok[1], list) and isinstance(ok[2], list)
+    single = [tf.while_loop(lambda i: i < 5, lambda i: i + 1, [x0], maximum_iterations=3),
+              tf.while_loop(lambda i: i < 5, lambda i: [i + 1], [x0]),
+              tf.while_loop(lambda i: i < 5, lambda i: (i + 1,), [x0])]
+    r = tf.while_loop(lambda i: i < 5, lambda i: [i + 1], [x0], maximum_iterations=3, return_same_structure=True)
+    assert isinstance(r, list)
+    assert _run([list(t) for t in ok] + single + r) == [[3, 6], [3, 6], [5, 10], [5, 10], 3, 5, 5, 3]

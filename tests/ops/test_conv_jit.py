@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import tensorweave as tf
-from tensorweave.ops import _conv_jit, nn_conv_ops, nn_pool_ops
+from tensorweave.ops import _conv_jit, nn_conv2d_ops, nn_conv_ops, nn_pool_ops
 
 try:
     import numba  # noqa: F401
@@ -186,16 +186,54 @@ def test_a_kernel_compiles_without_asking_usable_first(monkeypatch):
     np.testing.assert_array_equal(rows, [[0.0, 2.0]])
 
 
+def _nan_inputs(shape, dtype, seed):
+    """Windows full of NaN, -inf, +-0 and ties, so that every rule of TF's kernels matters."""
+    rng = np.random.RandomState(seed)
+    special = np.array([np.nan, -np.inf, np.inf, 0.0, -0.0, 1.0, -1.0, 1.0], dtype)
+    x = special[rng.randint(0, len(special), shape)]
+    x[0] = np.nan  # whole windows of NaN
+    x[-1, :2] = -np.inf
+    return x
+
+
 @pytest.mark.parametrize("jit", WITH_AND_WITHOUT_LOOPS)
 @pytest.mark.parametrize("k,s", [(2, 2), (3, 2)])  # windows that tile the input; overlapping ones
-def test_max_pool_propagates_nan_like_np_maximum(monkeypatch, jit, k, s):
+def test_max_pool_ignores_nan_like_tf(monkeypatch, jit, k, s):
+    """TF's CPU MaxPool: NaN never wins a window; a window of NaN and -inf gives the lowest value."""
     if not jit:
         _numpy_path(monkeypatch)
     x = np.arange(36, dtype=np.float32).reshape(1, 6, 6, 1)
     x[0, 0, 1, 0] = np.nan
+    x[0, 0, 0, 0] = -np.inf
     y = nn_pool_ops._max_pool_kernel(np, x, [1, k, k, 1], [1, s, s, 1], "VALID", "NHWC")[0, :, :, 0]
-    assert np.isnan(y[0, 0]) and not np.isnan(y[1:]).any() and not np.isnan(y[:, 1:]).any()
+    assert y[0, 0] == x[0, k - 1, k - 1, 0] and not np.isnan(y).any()
     np.testing.assert_array_equal(y[1:, 1:], x[0, k - 1 + s::s, k - 1 + s::s, 0][:y.shape[0] - 1, :y.shape[1] - 1])
+    x[0, :k, :k] = np.nan
+    y = nn_pool_ops._max_pool_kernel(np, x, [1, k, k, 1], [1, s, s, 1], "VALID", "NHWC")[0, :, :, 0]
+    assert y[0, 0] == np.finfo(np.float32).min
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("shape,k,s,padding", GEOMETRIES)
+def test_max_pool_kernels_agree_bitwise_on_nan_inf_and_zeros(monkeypatch, shape, k, s, padding, dtype):
+    """The numba loops, the NumPy kernels and the accelerator kernels (over NumPy) give the same bits."""
+    x = _nan_inputs(shape, dtype, 5)
+    args = ([1, k, k, 1], [1, s, s, 1], padding, "NHWC")
+    y = nn_pool_ops._max_pool_kernel(np, x, *args)
+    dy = np.random.RandomState(6).randn(*y.shape).astype(dtype)
+    results = {"default": (y, nn_conv_ops.max_pool_grad(x, y, dy, *args))}
+    results["xp"] = (nn_conv2d_ops._max_pool_xp(np, x, *args), nn_conv2d_ops._max_pool_grad_xp(np, x, y, dy, *args))
+    _numpy_path(monkeypatch)
+    results["numpy"] = (nn_pool_ops._max_pool_kernel(np, x, *args), nn_conv_ops.max_pool_grad(x, y, dy, *args))
+    xs = np.ascontiguousarray(x[:, :, ::-1])[:, :, ::-1]  # a strided view: NumPy's general path
+    results["strided"] = (nn_pool_ops._max_pool_kernel(np, xs, *args), nn_conv_ops.max_pool_grad(xs, y, dy, *args))
+    for name, (yy, dx) in results.items():
+        np.testing.assert_array_equal(_bits(yy), _bits(y), err_msg=name)
+        np.testing.assert_array_equal(_bits(dx), _bits(results["default"][1]), err_msg=name)
+    assert not np.isnan(y).any() and (y == np.finfo(dtype).min).any()
+    # The gradient of each window goes to exactly one input (non-overlapping windows: one per input).
+    if s >= k:
+        assert np.count_nonzero(results["numpy"][1]) <= y.size
 
 
 @needs_numba
@@ -211,3 +249,22 @@ def test_kernels_compile_without_a_writable_cache(monkeypatch):
     rows = np.array([[-1.0, 2.0]], np.float64)
     _conv_jit.bias_relu(rows.reshape(1, 1, 1, 2), np.array([0.5, 0.5]), True)
     np.testing.assert_array_equal(rows, [[0.0, 2.5]])
+
+
+@pytest.mark.parametrize("jit", WITH_AND_WITHOUT_LOOPS)
+@pytest.mark.parametrize("shape,k,s,padding", [g for g in GEOMETRIES if g[2] >= g[1]])
+def test_relu_folded_into_max_pool_grad_is_relu_grad_of_it(monkeypatch, jit, shape, k, s, padding):
+    """`max_pool_grad(relu=True)` is ReluGrad(MaxPoolGrad(r), r) bitwise, also where a window's routed
+    input is a NaN (ReLU passes NaN) while a later element is positive."""
+    if not jit:
+        _numpy_path(monkeypatch)
+    r = _nan_inputs(shape, np.float32, 8)
+    r = np.where(r < 0, np.float32(0), r)  # a ReLU's output: NaN stays
+    args = ([1, k, k, 1], [1, s, s, 1], padding, "NHWC")
+    y = nn_pool_ops._max_pool_kernel(np, r, *args)
+    dy = np.random.RandomState(9).randn(*y.shape).astype(np.float32)
+    dy.flat[:3] = [np.inf, np.nan, -0.0]
+    d = nn_conv_ops.max_pool_grad(r, y, dy, *args)
+    with np.errstate(invalid="ignore"):
+        expected = np.where(r > 0, d, d * np.float32(0))
+    np.testing.assert_array_equal(_bits(nn_conv_ops.max_pool_grad(r, y, dy, *args, relu=True)), _bits(expected))

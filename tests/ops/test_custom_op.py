@@ -517,7 +517,15 @@ def test_meta_graph_import_imports_the_declaring_module(tmp_path, monkeypatch):
     monkeypatch.delitem(registry._OPS, op_type)
     monkeypatch.delitem(custom_op_module._DECLARATIONS, op_type)
     tf.reset_default_graph()
-    tf.train.import_meta_graph(path)
+    # Importing a module named by a file needs the caller's opt-in.
+    with pytest.raises(ValueError, match="Op type not registered '%s' in binary \\(needed by op 'y'\\): it is a custom "
+                                         "op declared in module '%s'; importing a meta graph imports only modules "
+                                         "the caller trusts. Import '%s' first, or pass trusted_modules=\\['%s'\\] "
+                                         "to tf.train.import_meta_graph" % (op_type, module, module, module)):
+        tf.train.import_meta_graph(path)
+    assert module not in sys.modules
+    tf.reset_default_graph()
+    tf.train.import_meta_graph(path, trusted_modules=[module])
     assert module in sys.modules and op_type in tf.list_ops()
     np.testing.assert_array_equal(run(tf.get_default_graph().get_tensor_by_name(y.name)), [4.0, 8.0])
     # The module is gone too: the error names the op type, the node and the module.
@@ -528,7 +536,26 @@ def test_meta_graph_import_imports_the_declaring_module(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match="Op type not registered '%s' in binary \\(needed by op 'y'\\): it is a custom "
                                          "op declared in module '%s', which could not be imported "
                                          "\\(ModuleNotFoundError" % (op_type, module)):
-        tf.train.import_meta_graph(path)
+        tf.train.import_meta_graph(path, trusted_modules=[module])
+
+
+def test_meta_graph_naming_a_module_for_an_unknown_op_type_imports_nothing(tmp_path, monkeypatch):
+    module = "custom_op_test_evil_%s" % fresh("Evil").lower()
+    marker = tmp_path / "imported.marker"
+    (tmp_path / (module + ".py")).write_text("open(%r, 'w').close()\n" % str(marker))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    meta = tf.train.export_meta_graph()
+    meta.graph_def["node"] = [{"name": "evil", "op": "EvilOp", "input": [], "control_input": [], "attr": {},
+                               "output": [], "custom_op": module}]
+    with pytest.raises(ValueError, match="Op type not registered 'EvilOp' in binary \\(needed by op 'evil'\\): it is "
+                                         "a custom op declared in module '%s'; importing a meta graph imports only "
+                                         "modules the caller trusts" % module):
+        tf.train.import_meta_graph(meta)
+    assert not marker.exists() and module not in sys.modules
+    # Trusted, the module is imported but does not declare the type.
+    with pytest.raises(ValueError, match="but importing that module did not declare it"):
+        tf.train.import_meta_graph(meta, trusted_modules=[module])
+    assert marker.exists()
 
 
 def test_meta_graph_import_of_a_script_declared_op_says_so(monkeypatch):
@@ -536,4 +563,4 @@ def test_meta_graph_import_of_a_script_declared_op_says_so(monkeypatch):
         custom_op_module.import_declaring_module("Missing", "__main__", "node")
     monkeypatch.setitem(sys.modules, "custom_op_test_empty", type(sys)("custom_op_test_empty"))
     with pytest.raises(ValueError, match="but importing that module did not declare it"):
-        custom_op_module.import_declaring_module("Missing", "custom_op_test_empty", "node")
+        custom_op_module.import_declaring_module("Missing", "custom_op_test_empty", "node", trusted=True)

@@ -294,6 +294,135 @@ def test_max_pool_grad_same_padding_with_negative_infinity():
     np.testing.assert_array_equal(v[0, :, :, 0], [[1, 0, 1], [0, 0, 0], [1, 0, 1]])
 
 
+
+# (window values, TF's max_pool, TF's MaxPoolGrad routing index): TF's CPU kernel starts each output at
+# the dtype's lowest finite value and keeps it unless an input is greater (NaN never is, so a window of
+# NaN and -inf gives the lowest finite value); its gradient goes to the first input of the window, or a
+# later one greater than the one held (a leading NaN keeps it).
+MAX_POOL_NAN_CASES = [
+    ([np.nan, 1, np.inf, 2], np.inf, 0),
+    ([1, np.nan, np.inf, 2], np.inf, 2),
+    ([1, 2, np.nan, 0], 2, 1),
+    ([np.nan] * 4, "lowest", 0),
+    ([-np.inf] * 4, "lowest", 0),
+    ([np.nan, -np.inf, -np.inf, np.nan], "lowest", 0),
+    ([2, np.nan, 2, 1], 2, 0),
+    ([-np.inf, np.nan, -np.inf, -np.inf], "lowest", 0),
+    ([1, 2, 3, np.nan], 3, 2),
+]
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("values,expected,routed", MAX_POOL_NAN_CASES)
+def test_max_pool_nan_and_infinities_follow_tf(values, expected, routed, dtype):
+    x = tf.constant(np.array(values, dtype).reshape(1, 2, 2, 1))
+    y = tf.nn.max_pool(x, 2, 2, "VALID")
+    g = tf.gradients(y, x)[0]
+    with tf.Session() as sess:
+        yv, gv = sess.run([y, g])
+    exp = np.finfo(dtype).min if expected == "lowest" else expected
+    assert yv.dtype == dtype and yv.ravel().tolist() == [exp]
+    assert gv.ravel().tolist() == [1.0 if k == routed else 0.0 for k in range(4)]
+
+
+def test_max_pool_nan_with_padding_follows_tf():
+    """SAME padding: the gradient goes to a window's first non-padding input when that one is NaN;
+    MaxPoolGradGrad takes the first input equal to the pooled value (none: 0)."""
+    cases = [([np.nan, 1, 2], [1, 2, 2], [11, 0, 100], [2, 4, 4]),
+             ([-np.inf, -np.inf, 5], ["lowest", 5, 5], [1, 0, 110], [0, 4, 4]),
+             ([1, np.nan, np.nan], [1, 1, "lowest"], [11, 100, 0], [1, 1, 0]),
+             ([np.nan] * 3, ["lowest"] * 3, [11, 100, 0], [0, 0, 0])]
+    low = np.finfo(np.float32).min
+    for values, y_exp, g_exp, gg_exp in cases:
+        x = tf.constant(np.array(values, np.float32).reshape(1, 1, 3, 1))
+        y = tf.nn.max_pool(x, [1, 1, 3, 1], [1, 1, 1, 1], "SAME")
+        dy = tf.constant(np.array([1, 10, 100], np.float32).reshape(1, 1, 3, 1))
+        g = tf.gradients(y, x, grad_ys=dy)[0]
+        gg = tf.gradients(g, dy, grad_ys=tf.constant(np.array([1, 2, 4], np.float32).reshape(1, 1, 3, 1)))[0]
+        with tf.Session() as sess:
+            yv, gv, ggv = sess.run([y, g, gg])
+        assert yv.ravel().tolist() == [low if v == "lowest" else v for v in y_exp]
+        assert gv.ravel().tolist() == g_exp and ggv.ravel().tolist() == gg_exp
+
+
+
+def test_max_pool_grad_adds_overlapping_windows_in_output_order():
+    """TF adds the gradients of overlapping windows at an input in the order of the outputs (seen
+    in float16: 2048 + 1 + 1 rounds to 2048, 1 + 1 + 2048 is 2050)."""
+    x = tf.constant(np.array([0, 0, 5, 0, 0], np.float16).reshape(1, 1, 5, 1))
+    y = tf.nn.max_pool(x, [1, 1, 3, 1], [1, 1, 1, 1], "VALID")
+    out = []
+    for dy in ([2048, 1, 1], [1, 1, 2048]):
+        out.append(tf.gradients(y, x, grad_ys=tf.constant(np.array(dy, np.float16).reshape(1, 1, 3, 1)))[0])
+    with tf.Session() as sess:
+        a, b = sess.run(out)
+    assert a.ravel().tolist() == [0, 0, 2048, 0, 0] and b.ravel().tolist() == [0, 0, 2050, 0, 0]
+
+def test_max_pool_signed_zeros_keep_the_first():
+    windows = [[-0.0, 0.0, 0.0, -0.0], [0.0, -0.0, -0.0, 0.0], [-1.0, -0.0, 0.0, -0.0]]
+    x = tf.constant(np.array(windows, np.float32).reshape(3, 2, 2, 1))
+    with tf.Session() as sess:
+        v = sess.run(tf.nn.max_pool(x, 2, 2, "VALID"))
+    assert np.signbit(v).ravel().tolist() == [True, False, True] and not v.any()
+    xi = tf.constant(np.array([-2 ** 31, -2 ** 31, 5], np.int32).reshape(1, 1, 3, 1))
+    with tf.Session() as sess:
+        assert sess.run(tf.nn.max_pool(xi, [1, 1, 3, 1], [1, 1, 1, 1], "SAME")).ravel().tolist() == [-2 ** 31, 5, 5]
+
+
+@pytest.mark.parametrize("is_training", [True, False])
+def test_fused_batch_norm_of_an_empty_batch(is_training):
+    """TF: an empty batch gives NaN batch statistics (in inference too), zero scale and offset
+    gradients, and no NumPy warning."""
+    x = tf.placeholder(tf.float32, [None, 2, 2, 3])
+    scale, offset = tf.constant([1.0, 2.0, 3.0]), tf.zeros([3])
+    stats = {} if is_training else {"mean": tf.zeros([3]), "variance": tf.ones([3])}
+    y, m, v = tf.nn.fused_batch_norm(x, scale, offset, is_training=is_training, **stats)
+    grads = tf.gradients(y, [x, scale, offset], grad_ys=tf.ones_like(y))
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with tf.Session() as sess:
+            yv, mv, vv, gx, gs, go = sess.run([y, m, v] + grads, {x: np.zeros((0, 2, 2, 3), np.float32)})
+    assert yv.shape == gx.shape == (0, 2, 2, 3)
+    assert np.isnan(mv).all() and np.isnan(vv).all() and mv.shape == vv.shape == (3,)
+    assert gs.tolist() == [0.0] * 3 and go.tolist() == [0.0] * 3
+
+
+@pytest.mark.parametrize("fmt", ["NHWC", "NCHW"])
+@pytest.mark.parametrize("padding", ["SAME", "VALID"])
+def test_depthwise_backprops_in_float16_accumulate_in_float32_whatever_the_layout(fmt, padding):
+    """float16 depthwise backprops sum in float32 and round once (TF's CPU kernels), so the result
+    is the float32 computation rounded, and it does not depend on how the fed arrays are laid out."""
+    from tensorweave.ops import nn_depthwise_ops
+    rng = np.random.RandomState(4)
+    nhwc = (2, 7, 6, 3)
+    shape = nhwc if fmt == "NHWC" else (2, 3, 7, 6)
+    f = rng.uniform(-1, 1, (3, 3, 3, 2)).astype(np.float16)
+    x = rng.uniform(-8, 8, shape).astype(np.float16)
+    attrs = dict(strides=[1, 1, 1, 1], padding=padding, explicit_paddings=[], data_format=fmt,
+                 dilations=[1, 1, 1, 1])
+    oh, ow = (7, 6) if padding == "SAME" else (5, 4)
+    dy = rng.uniform(-8, 8, (2, oh, ow, 6) if fmt == "NHWC" else (2, 6, oh, ow)).astype(np.float16)
+
+    def strided(a):  # the same values in another memory layout
+        return np.asfortranarray(a)
+
+    fsizes, xsizes = np.array(f.shape, np.int32), np.array(x.shape, np.int32)
+    bf = [nn_depthwise_ops._depthwise_backprop_filter_kernel(np, xx, fsizes, dd, **attrs)
+          for xx, dd in ((x, dy), (strided(x), strided(dy)))]
+    bi = [nn_depthwise_ops._depthwise_backprop_input_kernel(np, xsizes, ff, dd, **attrs)
+          for ff, dd in ((f, dy), (strided(f), strided(dy)))]
+    ref_f = nn_depthwise_ops._depthwise_backprop_filter_kernel(np, x.astype(np.float32), fsizes,
+                                                                dy.astype(np.float32), **attrs).astype(np.float16)
+    ref_i = nn_depthwise_ops._depthwise_backprop_input_kernel(np, xsizes, f.astype(np.float32),
+                                                               dy.astype(np.float32), **attrs).astype(np.float16)
+    for got in bf:
+        assert got.dtype == np.float16
+        np.testing.assert_array_equal(got.view(np.int16), ref_f.view(np.int16))
+    for got in bi:
+        assert got.dtype == np.float16
+        np.testing.assert_array_equal(got.view(np.int16), ref_i.view(np.int16))
+
 def _bn_ref(x, scale, offset, axes, eps, mean=None, var=None):
     training = mean is None
     shape = [1] * 4

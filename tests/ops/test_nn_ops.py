@@ -448,6 +448,69 @@ def test_leaky_relu_casts_integers_to_float32():
         np.testing.assert_allclose(sess.run(y), [-2., 5.])
 
 
+
+def test_leaky_relu_alpha_is_a_float32_attribute():
+    """TF stores alpha as a float32 attribute: float64 inputs see float32(0.2) (issue 15)."""
+    x = tf.constant([-1.0, 2.0, -3.0], tf.float64)
+    y = tf.nn.leaky_relu(x, alpha=0.2)
+    assert y.op.get_attr("alpha") == float(np.float32(0.2))
+    g = tf.gradients(y, x)[0]
+    with tf.Session() as sess:
+        yv, gv = sess.run([y, g])
+        assert yv.tolist() == [-0.20000000298023224, 2.0, -0.6000000089406967]
+        assert gv.tolist() == [0.20000000298023224, 1.0, 0.20000000298023224]
+        assert sess.run(tf.nn.leaky_relu(tf.constant([-1.0], tf.float16), alpha=0.2)).tolist() == [-0.199951171875]
+        assert sess.run(tf.nn.leaky_relu(x, alpha=np.array(0.5))).tolist() == [-0.5, 2.0, -1.5]
+    with pytest.raises(TypeError, match="Expected float for argument 'alpha' not <tf.Tensor"):
+        tf.nn.leaky_relu(x, alpha=tf.constant(0.2, tf.float64))
+    with pytest.raises(TypeError, match="Expected float for argument 'alpha' not 'a'."):
+        tf.nn.leaky_relu(x, alpha="a")
+
+
+def test_softmax_xent_axis_with_unknown_rank():
+    """axis=0 on logits of unknown rank: the class axis moves last at run time, as TF (issue 15)."""
+    p, lab = tf.placeholder(tf.float32), tf.placeholder(tf.float32)
+    cost = tf.nn.softmax_cross_entropy_with_logits_v2(labels=lab, logits=p, axis=0)
+    cost1 = tf.nn.softmax_cross_entropy_with_logits(labels=lab, logits=p, dim=1)
+    assert cost.shape.ndims is None
+    lv = np.array([[0.5, 0.2], [0.5, 0.8]], np.float32)
+    pv = np.array([[1., 2.], [3., 0.]], np.float32)
+    gp, gl = tf.gradients(cost, [p, lab])
+    with tf.Session() as sess:
+        np.testing.assert_allclose(sess.run(cost, {p: pv, lab: lv}), np_xent(lv, pv, 0), rtol=1e-6)
+        np.testing.assert_allclose(sess.run(cost1, {p: pv, lab: lv}), np_xent(lv, pv, 1), rtol=1e-6)
+        p3, l3 = pv[:, :, None].repeat(2, 2), lv[:, :, None].repeat(2, 2)
+        np.testing.assert_allclose(sess.run(cost, {p: p3, lab: l3}), np_xent(l3, p3, 0), rtol=1e-6)
+        np.testing.assert_allclose(sess.run(gp, {p: pv, lab: lv}), np_softmax(pv, 0) - lv, rtol=1e-6, atol=1e-7)
+        np.testing.assert_allclose(sess.run(gl, {p: pv, lab: lv}), -np_log_softmax(pv, 0), rtol=1e-6)
+    with pytest.raises(ValueError, match="axis -2 needs logits of known rank"):
+        tf.nn.softmax_cross_entropy_with_logits_v2(labels=lab, logits=p, axis=-2)
+
+
+def test_softmax_of_an_empty_class_axis():
+    """TF returns empty results for zero classes (and a zero loss per row)."""
+    x = np.zeros((2, 0), np.float32)
+    y, ly = tf.nn.softmax(x), tf.nn.log_softmax(x)
+    cost = tf.nn.softmax_cross_entropy_with_logits_v2(labels=x, logits=x)
+    lp = tf.placeholder(tf.float32, [2, 0])
+    g = tf.gradients(tf.nn.softmax_cross_entropy_with_logits_v2(labels=x, logits=lp), lp)[0]
+    with tf.Session() as sess:
+        yv, lyv, cv, gv = sess.run([y, ly, cost, g], {lp: x})
+    assert yv.shape == lyv.shape == gv.shape == (2, 0) and yv.dtype == np.float32
+    assert cv.tolist() == [0.0, 0.0]
+
+
+def test_softmax_of_infinite_logits_is_nan_as_tf_cpu_kernel():
+    """TF's CPU kernel (Eigen; TF 1.15 and TF 2.x without oneDNN) shifts by the row max: +inf gives
+    inf - inf = NaN, whose sum makes the whole row NaN; so does a row of only -inf."""
+    with tf.Session() as sess:
+        for v in ([[np.inf, 1, 2]], [[-np.inf, -np.inf, -np.inf]], [[np.nan, 1, 2]]):
+            for dt in (np.float16, np.float32, np.float64):
+                x = np.array(v, dt)
+                assert np.isnan(sess.run(tf.nn.softmax(x))).all()
+                assert np.isnan(sess.run(tf.nn.log_softmax(x))).all()
+        assert sess.run(tf.nn.softmax([[-np.inf, 0.0, 0.0]])).tolist() == [[0.0, 0.5, 0.5]]
+
 def test_op_types_and_names():
     x = tf.placeholder(tf.float32, [2, 3])
     assert tf.nn.relu(x, name="r").name == "r:0"

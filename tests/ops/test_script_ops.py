@@ -1,6 +1,9 @@
 """tf.py_func / tf.numpy_function: outputs, dtypes, errors raised by the wrapped function, and
 gradients installed with gradient_override_map + RegisterGradient."""
 
+import os
+import subprocess
+import sys
 import uuid
 
 import numpy as np
@@ -170,6 +173,38 @@ def test_exception_becomes_invalid_argument_with_traceback():
     assert e.value.op is y.op
 
 
+_TRACEBACK_SCRIPT = """
+import tensorweave as tf
+{setup}
+def failing(x):
+    raise ValueError("boom from the user")
+{body}
+"""
+
+
+@pytest.mark.parametrize("setup,body", [
+    ("", "y = tf.py_func(failing, [tf.constant(1.0)], tf.float32, name='exploding')\n"
+         "tf.Session().run(y)"),
+    ("", "body = lambda i: tf.reshape(tf.py_func(failing, [i], tf.float32), [])\n"
+         "tf.Session().run(tf.while_loop(lambda i: i < 2.0, body, [tf.constant(0.0)]))"),
+    ("tf.enable_eager_execution()", "tf.py_func(failing, [tf.constant(1.0)], tf.float32)"),
+    ("tf.enable_eager_execution()", "@tf.function\ndef f(x):\n    return tf.py_func(failing, [x], tf.float32)\n"
+                                    "f(tf.constant(1.0))"),
+], ids=["session", "while_loop", "eager", "function"])
+def test_a_failing_function_shows_its_traceback_once(tmp_path, setup, body):
+    script = tmp_path / "user_script.py"
+    script.write_text(_TRACEBACK_SCRIPT.format(setup=setup, body=body))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    out = subprocess.run([sys.executable, str(script)], cwd=root, env=dict(os.environ, PYTHONPATH=root),
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 1
+    err = out.stderr
+    assert err.count('raise ValueError("boom from the user")') == 1, err
+    # One traceback of the failing call, then the message: TF's "ValueError: ..." header and the user's traceback.
+    assert err.count("Traceback (most recent call last)") == 2 and "The above exception" not in err, err
+    assert "tensorweave.framework.errors.InvalidArgumentError: ValueError: boom from the user" in err
+
+
 @pytest.mark.parametrize("exc,cls", [
     (ValueError("v"), tf.errors.InvalidArgumentError),
     (TypeError("t"), tf.errors.InvalidArgumentError),
@@ -261,14 +296,29 @@ def test_py_func_gradient_passes_numerical_check():
     assert err < 1e-6
 
 
-def test_py_func_without_override_has_no_gradient():
+def test_py_func_without_override_is_not_differentiable():
+    # TF registers PyFunc, PyFuncStateless and EagerPyFunc as NotDifferentiable: tf.gradients gives None.
     x = tf.constant([1.0, 2.0])
     y = tf.py_func(lambda a: a, [x], tf.float32, name="plain")
-    with pytest.raises(LookupError, match=r"No gradient defined for operation 'plain' \(op type: PyFunc\)"):
-        tf.gradients(y, x)
+    assert tf.gradients(y, x) == [None]
     s = tf.py_func(lambda a: a, [x], tf.float32, stateful=False, name="pure")
-    with pytest.raises(LookupError, match=r"op type: PyFuncStateless"):
-        tf.gradients(s, x)
+    assert tf.gradients(s, x) == [None]
+    n = tf.numpy_function(lambda a: a, [x], tf.float32)
+    assert tf.gradients(n, x) == [None]
+    # A path through a py_func contributes nothing; other paths still do.
+    z = tf.reduce_sum(x * 3.0) + tf.reduce_sum(tf.reshape(y, [2]))
+    np.testing.assert_array_equal(_run(tf.gradients(z, x)[0]), [3.0, 3.0])
+
+
+def test_py_func_without_override_has_no_eager_gradient():
+    from tensorweave.eager import context
+    with context.eager_mode():
+        x = tf.constant([1.0, 2.0])
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.py_func(lambda a: a * 2, [x], tf.float32)
+        np.testing.assert_array_equal(y.numpy(), [2.0, 4.0])
+        assert tape.gradient(y, x) is None
 
 
 def test_override_only_applies_inside_the_block():
@@ -279,5 +329,4 @@ def test_override_only_applies_inside_the_block():
         inside = tf.py_func(lambda a: a, [x], tf.float32)
     outside = tf.py_func(lambda a: a, [x], tf.float32)
     np.testing.assert_array_equal(_run(tf.gradients(inside, x)[0]), [0.5])
-    with pytest.raises(LookupError):
-        tf.gradients(outside, x)
+    assert tf.gradients(outside, x) == [None]

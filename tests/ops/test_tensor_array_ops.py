@@ -2,6 +2,8 @@
 identity, dynamic sizing, write-once and clear-after-read run-time errors, static dtype and element
 shape checks, use inside while_loop, and numerical gradients (float64)."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -512,3 +514,65 @@ def test_gradient_fibonacci_like_recurrence_in_while_loop_numerical():
         return tf.reshape(ta.stack(), [6])
 
     check_gradient(fn, x0)
+
+
+# ==== static shapes of stack/concat and empty arrays (issue 15, item 4) ===========================
+def test_scatter_then_stack_static_shape_takes_the_array_size():
+    x = tf.placeholder(tf.float32, [3, 2])
+    xu = tf.placeholder(tf.float32, [None, 2])
+    n = tf.placeholder(tf.int32, [])
+    feed = {x: np.ones((3, 2)), xu: np.ones((3, 2)), n: 3}
+    cases = [
+        (tf.TensorArray(tf.float32, size=3).scatter([0, 1, 2], x).stack(), [3, 2], (3, 2)),
+        (tf.TensorArray(tf.float32, size=3).scatter([0, 2], x[:2]).stack(), [3, 2], (3, 2)),
+        (tf.TensorArray(tf.float32, size=5).unstack(x).stack(), [5, 2], (5, 2)),
+        (tf.TensorArray(tf.float32, size=3).unstack(xu).stack(), [3, 2], (3, 2)),
+        (tf.TensorArray(tf.float32, size=3).write(0, x[0]).stack(), [3, 2], (3, 2)),
+        (tf.TensorArray(tf.float32, size=3, element_shape=[2]).stack(), [3, 2], (3, 2)),
+        # Unknown size, a dynamic array, no element shape: no leading dimension (as TF).
+        (tf.TensorArray(tf.float32, size=n).scatter([0, 1, 2], x).stack(), [None, 2], (3, 2)),
+        (tf.TensorArray(tf.float32, size=3, dynamic_size=True).scatter([0, 1, 2], x).stack(), [None, 2], (3, 2)),
+        (tf.TensorArray(tf.float32, size=3, infer_shape=False).scatter([0, 1, 2], x).stack(), None, (3, 2)),
+        # concat: size times the elements' first dimension.
+        (tf.TensorArray(tf.float32, size=3).scatter([0, 1, 2], x).concat(), [6], (6,)),
+        (tf.TensorArray(tf.float32, size=2, element_shape=[2]).concat(), [4], (4,)),
+        (tf.TensorArray(tf.float32, size=2).unstack(tf.zeros([2, 3, 2])).concat(), [6, 2], (6, 2)),
+    ]
+    for t, static, runtime in cases:
+        assert (t.shape.as_list() if t.shape.ndims is not None else None) == static, t
+        assert _run(t, feed).shape == runtime
+    # The leading dimension survives a while loop that threads the array.
+    ta = tf.TensorArray(tf.float32, size=4)
+    _, ta = tf.while_loop(lambda i, a: i < 4, lambda i, a: (i + 1, a.write(i, tf.cast(i, tf.float32) * [1.0, 2.0])),
+                          [0, ta])
+    s = ta.stack()
+    assert s.shape.as_list() == [4, 2]
+    np.testing.assert_array_equal(_run(s), [[0, 0], [1, 2], [2, 4], [3, 6]])
+
+
+def test_stack_of_empty_array_keeps_element_shape():
+    s = tf.TensorArray(tf.float32, size=0).unstack(tf.zeros([0, 2])).stack()
+    assert s.shape.as_list() == [0, 2]
+    assert _run(s).shape == (0, 2)
+    n = tf.placeholder(tf.int32, [])
+    s2 = tf.TensorArray(tf.float32, size=n, element_shape=[3]).unstack(tf.zeros([0, 3])).stack()
+    assert _run(s2, {n: 0}).shape == (0, 3)
+    s3 = tf.TensorArray(tf.float32, size=0, dynamic_size=True).unstack(tf.zeros([0, 2])).stack()
+    assert s3.shape.as_list() == [None, 2] and _run(s3).shape == (0, 2)
+    c = tf.TensorArray(tf.float32, size=0, element_shape=[2, 5]).concat()
+    assert c.shape.as_list() == [0, 5] and _run(c).shape == (0, 5)
+    g = tf.TensorArray(tf.float32, size=0, element_shape=[4]).gather(tf.zeros([0], tf.int32))
+    assert _run(g).shape == (0, 4)
+
+
+def test_stack_of_empty_array_without_full_element_shape_fails():
+    msg = ("TensorArray has size zero, but element shape %s is not fully defined. Currently only static shapes are "
+           "supported when packing zero-size TensorArrays.")
+    for ta, shown in [(tf.TensorArray(tf.float32, size=0), "<unknown>"),
+                      (tf.TensorArray(tf.float32, size=0, element_shape=[None, 2]), "[?,2]")]:
+        with pytest.raises(tf.errors.UnimplementedError, match=re.escape(msg % shown)):
+            _run(ta.stack())
+    with pytest.raises(tf.errors.UnimplementedError,
+                       match="TensorArray has size zero, but element_shape_except0 <unknown> is not fully defined. "
+                             "Currently only static shapes are supported when concatenating zero-size TensorArrays."):
+        _run(tf.TensorArray(tf.float32, size=0).concat())

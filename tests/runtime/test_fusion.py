@@ -36,8 +36,8 @@ _UNARY = ["Abs", "Acos", "Asin", "Asinh", "Atan", "Atanh", "Ceil", "Cos", "Cosh"
           "Expm1", "Floor", "Log", "Log1p", "Neg", "Reciprocal", "Relu", "Relu6", "Rint", "Round", "Rsqrt",
           "Selu", "Sigmoid", "Sign", "Sin", "Sinh", "Softplus", "Softsign", "Sqrt", "Square", "Tan", "Tanh"]
 _BINARY = ["Add", "AddV2", "Atan2", "DivNoNan", "EluGrad", "Maximum", "Minimum", "Mul", "Pow", "RealDiv",
-           "Relu6Grad", "ReluGrad", "SeluGrad", "SigmoidGrad", "SoftplusGrad", "SoftsignGrad", "SquaredDifference",
-           "Sub", "TanhGrad"]
+           "Relu6Grad", "ReluGrad", "ReciprocalGrad", "RsqrtGrad", "SeluGrad", "SigmoidGrad", "SoftplusGrad",
+           "SoftsignGrad", "SqrtGrad", "SquaredDifference", "Sub", "TanhGrad"]
 _COMPARE = ["Equal", "Greater", "GreaterEqual", "Less", "LessEqual", "NotEqual"]
 
 CASES = ([(t, 1, _apply(t)) for t in _UNARY] + [("Acosh", 1, lambda x: ops.apply_op("Acosh", [x + 1.0]))]
@@ -52,7 +52,9 @@ CASES = ([(t, 1, _apply(t)) for t in _UNARY] + [("Acosh", 1, lambda x: ops.apply
             ("SelectV2", 2, lambda x, y: tf.where_v2(x > y, x, y))]
          + [(t, 2, lambda x, y, t=t: tf.cast(ops.apply_op(t, [tf.cast(x * 100.0, tf.int32),
                                                               tf.cast(y * 10.0 + 1.0, tf.int32)]), tf.float32))
-            for t in ["FloorDiv", "FloorMod", "TruncateDiv", "TruncateMod"]]
+            for t in ["FloorDiv", "FloorMod", "TruncateDiv", "TruncateMod", "BitwiseAnd", "BitwiseOr", "BitwiseXor",
+                      "LeftShift", "RightShift"]]
+         + [("Invert", 1, lambda x: tf.cast(tf.bitwise.invert(tf.cast(x * 100.0, tf.int32)), tf.float32))]
          + [(t, 1, lambda x, t=t: tf.cast(ops.apply_op(t, [x]), tf.float32)) for t in ["IsFinite", "IsInf", "IsNan"]])
 
 

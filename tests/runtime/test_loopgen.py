@@ -23,7 +23,7 @@ def test_loop_with_captures_swaps_and_maximum_iterations():
     n = tf.placeholder(tf.int32, [])
     scale = tf.placeholder(tf.float32, [])
     _, a, b = tf.while_loop(lambda i, a, b: i < n, lambda i, a, b: (i + 1, b * scale, a + 1.0),
-                            [tf.constant(0), tf.constant(1.0), tf.constant(2.0)], maximum_iterations=7)
+                            (tf.constant(0), tf.constant(1.0), tf.constant(2.0)), maximum_iterations=7)
     got, ref = _both([a, b], {n: 10, scale: 3.0})
     a_, b_ = 1.0, 2.0
     for _ in range(7):

@@ -200,6 +200,15 @@ def test_histogram_matches_tf_histogram(values):
     assert list(h.histo.bucket) == counts
 
 
+@pytest.mark.parametrize("values,lo,hi", [([0.0, -0.0, 1.0], 0.0, 1.0), ([-0.0, 0.0], -0.0, -0.0),
+                                           ([0.0, -0.0], 0.0, 0.0), ([-1.0, -0.0, 0.0], -1.0, -0.0)])
+def test_histogram_min_and_max_keep_the_first_of_signed_zeros(values, lo, hi):
+    """TF's Histogram::Add takes a value only when it is smaller (greater) than the one held."""
+    h = _parse(_run(tf.summary.histogram("h", tf.constant(values, tf.float32)))).value[0].histo
+    assert (h.min, h.max) == (lo, hi)
+    assert (math.copysign(1, h.min), math.copysign(1, h.max)) == (math.copysign(1, lo), math.copysign(1, hi))
+
+
 @pytest.mark.parametrize("bad,kind", [(np.nan, "Nan"), (np.inf, "Infinity"), (-np.inf, "Infinity")])
 def test_histogram_rejects_non_finite(bad, kind):
     s = tf.summary.histogram("weights", tf.constant([1.0, bad]))

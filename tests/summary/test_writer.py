@@ -264,3 +264,30 @@ def test_file_writer_cache(tmp_path):
     tf.summary.FileWriterCache.clear()
     # The default graph was written when the writer was created.
     assert any(e.HasField("graph_def") for e in _events(_event_files(str(tmp_path / "a"))[0]))
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="counts open files through Linux /proc/self/fd")
+def test_a_writer_never_closed_releases_its_thread_and_file_when_collected(tmp_path):
+    import gc
+    import threading
+
+    def counts():
+        return threading.active_count(), len(os.listdir("/proc/self/fd"))
+
+    gc.collect()
+    start = counts()
+    for i in range(20):
+        writer = tf.summary.FileWriter(str(tmp_path / ("run%d" % i)))
+        writer.add_summary(tf.Summary(value=[tf.Summary.Value(tag="loss", simple_value=float(i))]), global_step=i)
+        assert counts()[0] > start[0]
+        del writer
+    deadline = time.time() + 10
+    while counts() != start and time.time() < deadline:
+        gc.collect()
+        time.sleep(0.05)
+    assert counts() == start
+    # What was queued is written before the file is closed.
+    for i in range(20):
+        (path,) = _event_files(str(tmp_path / ("run%d" % i)))
+        values = [(e.step, v.tag, v.simple_value) for e in _events(path) for v in e.summary.value]
+        assert values == [(i, "loss", float(i))]

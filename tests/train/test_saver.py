@@ -4,6 +4,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -318,6 +319,94 @@ def test_crash_before_the_state_file_leaves_the_previous_latest(tmp_path, monkey
     assert tf.train.load_variable(str(tmp_path / "m-2"), "v") == 2.0
 
 
+_KILLED_SAVE = """
+import os, sys
+import numpy as np
+import tensorweave as tf
+from tensorweave.ops import tensor_bundle
+v = tf.Variable(np.ones((50, 50), np.float32), name="v")
+saver = tf.train.Saver(max_to_keep=2)
+with tf.Session() as sess:
+    sess.run(v.initializer)
+    saver.save(sess, sys.argv[1], global_step=1)
+    real, calls = tensor_bundle._write_chunk, []
+
+    def killed(f, data):
+        calls.append(1)
+        real(f, data)
+        if len(calls) == {after}:
+            f.flush()
+            os._exit(9)  # as kill -9: no cleanup runs
+    tensor_bundle._write_chunk = killed
+    saver.save(sess, sys.argv[1], global_step=2)
+"""
+
+
+def _tmp_name(name):
+    return "%s.tmp%s" % (name, "0123456789abcdef" * 2)
+
+
+@pytest.mark.parametrize("after,complete", [(2, []), (3, ["model.ckpt-2.data-00000-of-00001"])],
+                         ids=["in-the-data-file", "in-the-index"])
+def test_the_next_save_removes_what_a_killed_save_left(tmp_path, after, complete):
+    base = str(tmp_path / "model.ckpt")
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    out = subprocess.run([sys.executable, "-c", _KILLED_SAVE.replace("{after}", str(after)), base], cwd=root,
+                         env=dict(os.environ, PYTHONPATH=root), capture_output=True, text=True, timeout=120)
+    assert out.returncode == 9, out.stderr
+    left = [n for n in _files(tmp_path) if ".tmp" in n]
+    assert len(left) == 1 and left[0].startswith("model.ckpt-2.")
+    # Temporaries of another prefix, and names that are no temporary of a save, are not touched.
+    for other in [_tmp_name("other.ckpt-2.index"), _tmp_name("model.ckpt-best.index"), "model.ckpt-2.index.tmpX"]:
+        (tmp_path / other).write_bytes(b"x")
+    v = tf.Variable(np.zeros((50, 50), np.float32), name="v")
+    saver = tf.train.Saver(max_to_keep=2)
+    saver.recover_last_checkpoints([base + "-1"])
+    with tf.Session() as sess:
+        sess.run(v.initializer)
+        assert saver.save(sess, base, global_step=3) == base + "-3"
+    assert _files(tmp_path) == sorted(
+        ["checkpoint", _tmp_name("model.ckpt-best.index"), "model.ckpt-2.index.tmpX", _tmp_name("other.ckpt-2.index")]
+        + ["model.ckpt-%d%s" % (i, ext) for i in (1, 3) for ext in (".data-00000-of-00001", ".index", ".meta")]
+        + complete)  # a file renamed to its final name before the kill is no temporary
+    assert tf.train.get_checkpoint_state(str(tmp_path)).all_model_checkpoint_paths == [base + "-1", base + "-3"]
+    assert tf.train.load_variable(base + "-1", "v").sum() == 2500
+
+
+@pytest.mark.skipif(tensor_bundle.fcntl is None, reason="live temporaries are recognised by their file lock")
+def test_a_temporary_being_written_is_not_removed(tmp_path):
+    import fcntl
+    base = str(tmp_path / "m")
+    busy = str(tmp_path / _tmp_name("m-7.data-00000-of-00001"))
+    v = tf.Variable(1.0, name="v")
+    saver = tf.train.Saver()
+    with open(busy, "wb") as f, tf.Session() as sess:
+        fcntl.flock(f.fileno(), fcntl.LOCK_EX)  # as a save in progress (another thread or process) holds it
+        sess.run(v.initializer)
+        saver.save(sess, base, global_step=8)
+        assert os.path.exists(busy)
+    # Released (its writer died), it is removed by the next save.
+    with tf.Session() as sess:
+        sess.run(v.initializer)
+        saver.save(sess, base, global_step=9)
+    assert not os.path.exists(busy)
+
+
+def test_without_file_locks_only_old_temporaries_are_removed(tmp_path, monkeypatch):
+    monkeypatch.setattr(tensor_bundle, "fcntl", None)
+    old, new = (str(tmp_path / _tmp_name("m-%d.index" % i)) for i in (1, 2))
+    for path in (old, new):
+        with open(path, "wb") as f:
+            f.write(b"partial")
+    long_ago = time.time() - tensor_bundle.STALE_TEMPORARY_SECS - 60
+    os.utime(old, (long_ago, long_ago))
+    v = tf.Variable(1.0, name="v")
+    with tf.Session() as sess:
+        sess.run(v.initializer)
+        tf.train.Saver().save(sess, str(tmp_path / "m"), global_step=3)
+    assert not os.path.exists(old) and os.path.exists(new)
+
+
 def test_atomic_write_keeps_the_old_file_when_the_writer_fails(tmp_path):
     path = str(tmp_path / "f")
     tensor_bundle.atomic_write(path, lambda f: f.write(b"old"))
@@ -351,6 +440,98 @@ def test_damaged_or_mismatched_files_raise_data_loss(tmp_path):
         f.write("\x00not json")
     with pytest.raises(tf.errors.DataLossError, match="not a tensorweave checkpoint index"):
         tf.train.list_variables(b)
+
+
+def _edit_index(prefix, edit):
+    with open(prefix + ".index") as f:
+        index = json.load(f)
+    edit(index["tensors"])
+    with open(prefix + ".index", "w") as f:
+        json.dump(index, f)
+
+
+@pytest.mark.parametrize("name,array,edit,message", [
+    ("x", np.arange(4, dtype=np.float32), lambda e: e.update(shape=[2 ** 40, 2 ** 40]),
+     "tensor x has shape \\[1099511627776, 1099511627776\\] of float32 \\(4835703278458516698824704 bytes\\) "
+     "but 16 bytes are stored"),
+    ("x", np.arange(4, dtype=np.float32), lambda e: e.update(shape=[-1, 4]), "tensor x has an invalid shape"),
+    ("x", np.arange(4, dtype=np.float32), lambda e: e.update(dtype="object"), "tensor x has an invalid dtype"),
+    ("x", np.arange(4, dtype=np.float32), lambda e: e.update(size=2 ** 62),
+     "tensor x has shape \\[4\\] of float32 \\(16 bytes\\) but 4611686018427387904 bytes are stored"),
+    ("x", np.arange(4, dtype=np.float32), lambda e: e.update(offset=2 ** 62), "tensor x lies outside the data file"),
+    ("s", np.array([b"ab", b"c"], object), lambda e: e.update(shape=[2 ** 50]),
+     "tensor s has shape \\[1125899906842624\\] of string: its lengths alone need more than the 19 bytes stored"),
+])
+def test_absurd_sizes_in_a_checkpoint_index_are_data_loss(tmp_path, name, array, edit, message):
+    prefix = str(tmp_path / "m")
+    tensor_bundle.write_bundle(prefix, [name], [array])
+    _edit_index(prefix, lambda tensors: edit(tensors[name]))
+    with pytest.raises(tf.errors.DataLossError, match="Checkpoint index %s is damaged: %s"
+                                                      % ((prefix + ".index").replace(".", "\\."), message)):
+        tf.train.load_variable(prefix, name)
+
+
+@pytest.mark.parametrize("edit,message", [
+    (lambda i: i.pop("bundle_id"), "no bundle id"),
+    (lambda i: i.update(num_shards=0), "invalid num_shards 0"),
+    (lambda i: i.update(tensors=[]), "no tensors"),
+    (lambda i: i["tensors"].update(x=[1]), "tensor x has no valid entry"),
+    (lambda i: i["tensors"]["x"].update(shard=1), "tensor x has an invalid shard 1"),
+    (lambda i: i["tensors"]["x"].update(crc32="0"), "tensor x has an invalid crc32 '0'"),
+])
+def test_a_malformed_checkpoint_index_is_data_loss(tmp_path, edit, message):
+    prefix = str(tmp_path / "m")
+    tensor_bundle.write_bundle(prefix, ["x"], [np.arange(4, dtype=np.float32)])
+    with open(prefix + ".index") as f:
+        index = json.load(f)
+    edit(index)
+    with open(prefix + ".index", "w") as f:
+        json.dump(index, f)
+    with pytest.raises(tf.errors.DataLossError, match="Checkpoint index %s is damaged: %s"
+                                                      % ((prefix + ".index").replace(".", "\\."), message)):
+        tf.train.list_variables(prefix)
+
+
+def test_string_lengths_beyond_the_stored_bytes_are_data_loss(tmp_path):
+    prefix = str(tmp_path / "m")
+    tensor_bundle.write_bundle(prefix, ["s"], [np.array([b"ab", b"c"], object)])
+    with open(prefix + ".data-00000-of-00001", "r+b") as f:
+        data = f.read()
+        start = data.index(np.uint64(2).tobytes())
+        f.seek(start)
+        f.write(np.uint64(2 ** 60).tobytes())
+    reader = tensor_bundle.BundleReader(prefix)
+    reader._entries["s"]["crc32"] = __import__("zlib").crc32(open(prefix + ".data-00000-of-00001", "rb").read()[
+        start:start + reader._entries["s"]["size"]]) & 0xFFFFFFFF
+    with pytest.raises(tf.errors.DataLossError, match="string lengths of tensor s in %s do not add up to the 3 "
+                                                      "bytes stored"
+                                                      % prefix.replace(".", "\\.")):
+        reader.get_tensor("s")
+
+
+def test_absurd_sizes_in_a_meta_graph_constant_are_data_loss(tmp_path):
+    tf.constant([[1.0, 2.0], [3.0, 4.0]], name="c")
+    tf.constant(["a", "b"], name="s")
+    meta = json.loads(tf.train.export_meta_graph().SerializeToString())
+    path = str(tmp_path / "g.meta")
+    for which, shape, dtype, message in [
+            ("c", [10 ** 6, 10 ** 6], None, "has shape \\[1000000, 1000000\\] of float32 \\(4000000000000 bytes\\) "
+                                           "but holds 16 bytes"),
+            ("c", [2, -2], None, "has an invalid shape \\[2, -2\\]"),
+            ("c", [2, 2], "|O", "has an invalid dtype \"\\|O\""),
+            ("s", [2 ** 40], None, "has shape \\[1099511627776\\] of string but holds 2 strings")]:
+        node = [n for n in meta["graph_def"]["node"] if n["name"] == which][0]
+        value = json.loads(json.dumps(node["attr"]["value"]))
+        node["attr"]["value"]["$ndarray"]["shape"] = shape
+        if dtype:
+            node["attr"]["value"]["$ndarray"]["dtype"] = dtype
+        with open(path, "w") as f:
+            json.dump(meta, f)
+        node["attr"]["value"] = value
+        tf.reset_default_graph()
+        with pytest.raises(tf.errors.DataLossError, match="Meta graph %s is damaged: attr 'value' of op '%s' %s"
+                                                          % (path.replace(".", "\\."), which, message)):
+            tf.train.import_meta_graph(path)
 
 
 def test_restore_errors(tmp_path):
@@ -615,7 +796,11 @@ def test_import_meta_graph_restores_py_func_by_qualified_name(tmp_path):
     assert "lambdas and nested functions" in records["PyFunc_1"]["error"]
 
     tf.reset_default_graph()
-    restorer = tf.train.import_meta_graph(path + ".meta")
+    with pytest.raises(ValueError, match="Op 'PyFunc' \\(type PyFunc\\) calls the Python function "
+                                         "tests.train.test_saver:_double.*trusted_modules=\\['tests.train.test_saver'\\]"):
+        tf.train.import_meta_graph(path + ".meta")
+    tf.reset_default_graph()
+    restorer = tf.train.import_meta_graph(path + ".meta", trusted_modules=["tests.train"])
     with tf.Session() as sess:
         restorer.restore(sess, path)
         np.testing.assert_array_equal(sess.run("y:0", {"x:0": [1.0, 2.0]}), expected)
@@ -632,10 +817,135 @@ def test_py_func_whose_module_lost_the_function_fails_clearly(tmp_path, monkeypa
     assert meta.graph_def["node"][1]["py_func"]["error"] is None
     tf.reset_default_graph()
     monkeypatch.delattr(__import__("tests.train.test_saver", fromlist=["_double"]), "_double")
-    assert tf.train.import_meta_graph(str(tmp_path / "g.meta")) is None
+    assert tf.train.import_meta_graph(str(tmp_path / "g.meta"), trusted_modules="tests.train.test_saver") is None
     with tf.Session() as sess:
         with pytest.raises(tf.errors.UnknownError, match="py_func tests.train.test_saver:_double .*AttributeError"):
             sess.run("y:0", {"x:0": [1.0, 2.0]})
+
+
+_EVIL_MODULE = """
+import os
+open(os.path.join({d!r}, "imported.marker"), "w").close()
+
+
+def payload(x):
+    open(os.path.join({d!r}, "called.marker"), "w").close()
+    return x
+"""
+
+
+def _crafted_meta(tmp_path, monkeypatch, edit):
+    """A meta graph of `y = py_func(_double, [x])` whose nodes `edit` rewrites, with a module on sys.path
+    that leaves marker files in `tmp_path` when it is imported or its `payload` is called."""
+    module = "tw_evil_%s" % os.path.basename(str(tmp_path)).replace("-", "_")
+    (tmp_path / (module + ".py")).write_text(_EVIL_MODULE.format(d=str(tmp_path)))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    x = tf.placeholder(tf.float32, [2], name="x")
+    tf.identity(tf.py_func(_double, [x], tf.float32, name="f"), name="y")
+    meta = json.loads(tf.train.export_meta_graph().SerializeToString())
+    for node in meta["graph_def"]["node"]:
+        edit(node, module)
+    path = tmp_path / "crafted.meta"
+    path.write_text(json.dumps(meta))
+    tf.reset_default_graph()
+    return str(path), module
+
+
+def _no_marker(tmp_path, module):
+    assert not os.path.exists(str(tmp_path / "imported.marker"))
+    assert not os.path.exists(str(tmp_path / "called.marker"))
+    assert module not in sys.modules
+
+
+def test_crafted_py_func_in_a_meta_graph_runs_no_code(tmp_path, monkeypatch):
+    def edit(node, module):
+        if node["op"] == "PyFunc":
+            node["py_func"] = {"name": module + ":payload", "error": None}
+    path, module = _crafted_meta(tmp_path, monkeypatch, edit)
+    with pytest.raises(ValueError, match="Op 'f' \\(type PyFunc\\) calls the Python function %s:payload: importing a "
+                                         "meta graph imports and calls Python code only from modules the caller "
+                                         "trusts. If this file is yours, pass trusted_modules=\\['%s'\\] to "
+                                         "tf.train.import_meta_graph" % (module, module)):
+        tf.train.import_meta_graph(path)
+    _no_marker(tmp_path, module)
+    # Trusting other modules (even a prefix of its name) does not trust it.
+    tf.reset_default_graph()
+    with pytest.raises(ValueError, match="calls the Python function %s:payload" % module):
+        tf.train.import_meta_graph(path, trusted_modules=["tests", module[:-1], "tw"])
+    _no_marker(tmp_path, module)
+    # The caller's opt-in imports the module and runs the function.
+    tf.reset_default_graph()
+    tf.train.import_meta_graph(path, trusted_modules=[module])
+    assert os.path.exists(str(tmp_path / "imported.marker"))
+    with tf.Session() as sess:
+        np.testing.assert_array_equal(sess.run("y:0", {"x:0": [1.0, 2.0]}), [1.0, 2.0])
+    assert os.path.exists(str(tmp_path / "called.marker"))
+
+
+@pytest.mark.parametrize("name", ["os:system", "tests.train.test_saver:os.system", "tests.train.test_saver:np.save",
+                                  "tests.train.test_saver:_double.__globals__", "tests.train.test_saver:json.loads"])
+def test_a_trusted_module_only_gives_its_own_functions(tmp_path, monkeypatch, name):
+    def edit(node, module):
+        if node["op"] == "PyFunc":
+            node["py_func"] = {"name": name, "error": None}
+    path, _ = _crafted_meta(tmp_path, monkeypatch, edit)
+    tf.train.import_meta_graph(path, trusted_modules=["os", "tests"])
+    with tf.Session() as sess:
+        with pytest.raises(tf.errors.UnknownError, match="py_func %s of op 'f' could not be restored from the meta "
+                                                         "graph: .*is not a function defined in module"
+                                                         % name.replace(".", "\\.")):
+            sess.run("y:0", {"x:0": [1.0, 2.0]})
+
+
+def test_a_crafted_py_func_token_does_not_reach_the_graphs_own_functions(tmp_path, monkeypatch):
+    calls = []
+
+    def mine(a):
+        calls.append(1)
+        return a
+
+    def edit(node, module):
+        if node["op"] == "PyFunc":
+            del node["py_func"]
+    path, _ = _crafted_meta(tmp_path, monkeypatch, edit)
+    x = tf.placeholder(tf.float32, [2], name="x0")
+    tf.py_func(mine, [x], tf.float32)
+    token = tf.get_default_graph().get_operations()[-1].get_attr("token")
+    meta = json.load(open(path))
+    for node in meta["graph_def"]["node"]:
+        if node["op"] == "PyFunc":
+            node["attr"]["token"] = token
+    tf.train.import_meta_graph(tf.train.MetaGraphDef.FromString(json.dumps(meta)))
+    with tf.Session() as sess:
+        with pytest.raises(tf.errors.UnknownError, match="records no function"):
+            sess.run("y:0", {"x:0": [1.0, 2.0]})
+    assert calls == []
+
+
+_INJECTED_ATTR = "q=(open(%r, 'w').close())) #"
+
+
+def test_a_crafted_attr_name_runs_no_code(tmp_path):
+    marker = str(tmp_path / "injected.marker")
+    x = tf.placeholder(tf.float32, [3], name="x")
+    tf.cumsum(x, name="y")
+    meta = json.loads(tf.train.export_meta_graph().SerializeToString())
+    for node in meta["graph_def"]["node"]:
+        if node["name"] == "y":
+            node["attr"][_INJECTED_ATTR % marker] = 1
+    tf.reset_default_graph()
+    with pytest.raises(ValueError, match="Op 'y' \\(type Cumsum\\) in the meta graph has an attr named \"q=\\(open"):
+        tf.train.import_meta_graph(tf.train.MetaGraphDef.FromString(json.dumps(meta)))
+    # Compiled plans never put an attr name into their source, whatever the graph holds.
+    tf.reset_default_graph()
+    x = tf.placeholder(tf.float32, [3], name="x")
+    axis = tf.constant(0)
+    y = tf.get_default_graph()._create_op("Cumsum", [x, axis], {"exclusive": False, "reverse": False,
+                                                                 _INJECTED_ATTR % marker: 1}, "y")._outputs[0]
+    with tf.Session() as sess:
+        with pytest.raises(tf.errors.InvalidArgumentError, match="unexpected keyword argument"):
+            sess.run(y, {x: [1.0, 2.0, 3.0]})
+    assert not os.path.exists(marker)
 
 
 def test_import_with_scope_and_into_a_nonempty_graph(tmp_path):
@@ -696,6 +1006,12 @@ def test_meta_graph_errors(tmp_path):
     meta.graph_def["node"] = [{"name": "n", "op": "NoSuchOp", "input": [], "control_input": [], "attr": {}}]
     with pytest.raises(ValueError, match="Op type not registered 'NoSuchOp'"):
         tf.train.import_meta_graph(meta)
+    meta.graph_def["node"] = [{"name": 3, "op": "Const"}]
+    with pytest.raises(ValueError, match="Meta graph <MetaGraphDef> holds a malformed node: \\{'name': 3"):
+        tf.train.import_meta_graph(meta)
+    meta.graph_def["node"] = []
+    with pytest.raises(TypeError, match="trusted_modules must hold module names \\(non-empty strings\\), got 3"):
+        tf.train.import_meta_graph(meta, trusted_modules=["a", 3])
 
 
 def test_export_scope_strips_the_scope(tmp_path):
@@ -746,7 +1062,8 @@ def test_import_meta_graph_and_restore_in_a_fresh_process(tmp_path):
         sess.run(v.assign([3.0, 4.0]))
         path = saver.save(sess, str(tmp_path / "m"), global_step=3)
     script = ("import tensorweave as tf\n"
-              "saver = tf.train.import_meta_graph(tf.train.latest_checkpoint(%r) + '.meta')\n"
+              "saver = tf.train.import_meta_graph(tf.train.latest_checkpoint(%r) + '.meta',\n"
+              "                                  trusted_modules=['tests.train.test_saver'])\n"
               "with tf.Session() as sess:\n"
               "    saver.restore(sess, tf.train.latest_checkpoint(%r))\n"
               "    print(sess.run('y:0', {'x:0': [1.0, 2.0]}).tolist())\n" % (str(tmp_path), str(tmp_path)))

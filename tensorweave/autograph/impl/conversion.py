@@ -168,7 +168,7 @@ def _compile(fn, node, ctx):
     code = compile(module, ctx.source_info.filename, "exec", dont_inherit=True)
     origin_info.register(code, ctx.name)
     namespace = {}
-    exec(code, fn.__globals__, namespace)
+    exec(code, fn.__globals__, namespace)  # the user's own function, converted; not file data
     return namespace["ag__factory"]
 
 

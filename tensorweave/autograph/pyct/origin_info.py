@@ -117,4 +117,4 @@ def rewrite_error(exc):
 def raise_at(exc, filename, lineno):
     """Raises `exc` from a frame located at `filename:lineno` (for conversion errors)."""
     code = compile("\n" * max(lineno - 1, 0) + "raise __ag_error__", filename, "exec")
-    exec(code, {"__ag_error__": exc})
+    exec(code, {"__ag_error__": exc})  # a generated `raise`, placed at the user's line; not file data

@@ -61,6 +61,29 @@ def _gather_nd_ref(p, idx):
     return (np.array(out, p.dtype) if out else np.zeros((0,) + tail, p.dtype)).reshape(idx.shape[:-1] + tail)
 
 
+def _batch_gather_ref(axis, batch_dims):
+    """GatherV2 with batch dimensions, by loops over the batch and outer positions."""
+    def ref(p, idx):
+        b = batch_dims % idx.ndim if batch_dims < 0 else batch_dims
+        a = axis % p.ndim
+        out = np.zeros(p.shape[:a] + idx.shape[b:] + p.shape[a + 1:], p.dtype)
+        for bi in np.ndindex(*p.shape[:b]):
+            for oi in np.ndindex(*p.shape[b:a]):
+                for ii in np.ndindex(*idx.shape[b:]):
+                    out[bi + oi + ii] = p[bi + oi + (int(idx[bi + ii]),)]
+        return out
+    return ref
+
+
+def _batch_gather_nd_ref(batch_dims):
+    def ref(p, idx):
+        out = np.zeros(idx.shape[:-1] + p.shape[batch_dims + idx.shape[-1]:], p.dtype)
+        for pos in np.ndindex(*idx.shape[:-1]):
+            out[pos] = p[pos[:batch_dims] + tuple(int(v) for v in idx[pos])]
+        return out
+    return ref
+
+
 def _scatter_nd_ref(shape):
     def ref(idx, upd):
         out = np.zeros(shape, upd.dtype)
@@ -346,6 +369,22 @@ INDEXING = [
     Row("GatherV2", lambda p, i: tf.gather(p, i), _gather_ref(0),
         lambda dt, rng: [rand(rng, (5, 2), dt), np.array([4, 0, 4], np.int64)], dtypes=(np.float64,), grad=[0],
         special=False, name="GatherV2-axis0-int64"),
+    Row("GatherV2", lambda p, i: tf.gather(p, i, axis=2, batch_dims=1), _batch_gather_ref(2, 1),
+        lambda dt, rng: [rand(rng, (2, 3, 4, 2), dt), np.array([[3, 0, 3], [1, 2, 2]], np.int32)], dtypes=MOVE,
+        grad=[0], special=lambda dt: [[_cycle((2, 3, 4, 2), dt), np.array([[1, 0], [3, 2]], np.int64)],
+                                      [_cycle((2, 3, 4, 2), dt), np.zeros((2, 0), np.int32)],
+                                      [np.zeros((0, 3, 4, 2), dt), np.zeros((0, 5), np.int32)]],
+        name="GatherV2-batch_dims1-axis2"),
+    Row("GatherV2", lambda p, i: tf.gather(p, i, batch_dims=-1), _batch_gather_ref(2, 2),
+        lambda dt, rng: [rand(rng, (2, 3, 4), dt), np.array([[[3], [0], [1]], [[1], [2], [2]]], np.int64)],
+        dtypes=(np.float32, np.float64), grad=[0], special=False, name="GatherV2-batch_dims-negative",
+        note="batch_dims=-1 with 3-D indices: two batch dimensions, the axis defaults to them"),
+    Row("GatherNd", lambda p, i: tf.gather_nd(p, i, batch_dims=1), _batch_gather_nd_ref(1),
+        lambda dt, rng: [rand(rng, (2, 3, 4), dt), np.array([[[2, 1], [0, 3]], [[2, 1], [1, 1]]], np.int32)],
+        dtypes=MOVE, grad=[0], special=lambda dt: [[_cycle((2, 3, 4), dt), np.array([[[1], [0]], [[2], [2]]],
+                                                                                   np.int64)],
+                                                   [_cycle((2, 3, 4), dt), np.zeros((2, 0, 2), np.int32)]],
+        name="GatherNd-batch_dims1"),
     Row("GatherNd", tf.gather_nd, _gather_nd_ref,
         lambda dt, rng: [rand(rng, (3, 4, 2), dt), np.array([[2, 1], [0, 3], [2, 1]], np.int32)], dtypes=MOVE,
         grad=[0], special=lambda dt: [[_cycle((3, 4, 2), dt), np.array([[1, 2, 0], [0, 0, 1]], np.int64)],

@@ -10,7 +10,20 @@ import numpy as np
 
 import tensorweave as tf
 from tensorweave.framework import ops as tf_ops
-from tests.ops.op_table.harness import BOOL, COMPLEX, FLOATS, INTS, NUMERIC, REALS, Row, hp, rand, special_values
+from tests.ops.op_table.harness import (
+    BOOL,
+    COMPLEX,
+    FLOATS,
+    INTS,
+    NUMERIC,
+    REALS,
+    SIGNED_INTS,
+    UNSIGNED_INTS,
+    Row,
+    hp,
+    rand,
+    special_values,
+)
 
 LD = np.longdouble
 
@@ -193,7 +206,8 @@ UNARY = [
     _unary("Erfc", tf.erfc, hp(lambda v: 1 - _erf_series(v)), dtypes=FLOATS, signed_zeros=False),
     _unary("Floor", tf.floor, hp(np.floor), dtypes=FLOATS, grad=False),
     _unary("Ceil", tf.ceil, hp(lambda v: -np.floor(-v)), dtypes=FLOATS, grad=False),
-    _unary("Rint", tf.rint, hp(_rne), lo=-4, hi=4, dtypes=FLOATS, grad=False, signed_zeros=False),
+    # No float16 Rint kernel in TF (test_math_fidelity.py checks the error).
+    _unary("Rint", tf.rint, hp(_rne), lo=-4, hi=4, dtypes=(np.float32, np.float64), grad=False, signed_zeros=False),
     # TF's Round (Eigen's round-half-to-even from floor) gives +0.0 for -0.4; NumPy gives -0.0: the
     # sign of a zero result is not asserted.
     _unary("Round", tf.round, hp(_rne), lo=-4, hi=4, dtypes=FLOATS, grad=False, signed_zeros=False),
@@ -208,6 +222,14 @@ UNARY = [
 def _floor_mod_float(x, y):
     t = np.fmod(x, y)
     return np.where((t != 0) & ((y < 0) != (t < 0)), t + y, t)
+
+
+def _div_no_nan_ints(x, y):
+    """div_no_nan of integers: the quotient in float32 for 8 and 16 bit types, float64 for others."""
+    out = np.float32 if x.dtype.itemsize <= 2 else np.float64
+    bx, by = np.broadcast_arrays(x, y)
+    return np.array([0.0 if b == 0 else int(a) / int(b) for a, b in zip(bx.ravel(), by.ravel())],
+                    out).reshape(bx.shape)
 
 
 def _div_no_nan(x, y):
@@ -238,22 +260,30 @@ BINARY = [
         dtypes=_ARITH),
     Row("Sub", tf.subtract, _by_kind(hp(lambda x, y: x - y), _int_binary(lambda a, b: a - b)), _two(), dtypes=_ARITH),
     Row("Mul", tf.multiply, _by_kind(hp(lambda x, y: x * y), _int_binary(lambda a, b: a * b)), _two(), dtypes=_ARITH),
-    Row("RealDiv", tf.realdiv, _by_kind(hp(lambda x, y: x / y), _int_binary(_trunc_div)), _nonzero_divisor(),
-        dtypes=_ARITH, special=_int_division_special, grad_tol=1e-4),
+    # TF registers RealDiv kernels for floating point and complex types only (integers: the error
+    # test_math_fidelity.py checks).
+    Row("RealDiv", tf.realdiv, hp(lambda x, y: x / y), _nonzero_divisor(), dtypes=FLOATS + COMPLEX,
+        special=_int_division_special, grad_tol=1e-4),
     Row("DivNoNan", tf.div_no_nan, hp(_div_no_nan), _nonzero_divisor(), dtypes=FLOATS + COMPLEX, grad_tol=1e-4),
+    # Integers are divided in float32 (8 and 16 bits) or float64, as truediv.
+    Row("DivNoNan", tf.div_no_nan, _div_no_nan_ints, _two(xlo=-9, xhi=9, ylo=-3, yhi=3),
+        dtypes=SIGNED_INTS + UNSIGNED_INTS, name="DivNoNan-ints", grad=False),
     Row("FloorDiv", tf.floor_div, _by_kind(hp(lambda x, y: np.floor(x / y)), _int_binary(lambda a, b: a // b)),
         _nonzero_divisor(), dtypes=REALS, special=_int_division_special, grad=False),
     Row("FloorMod", tf.floormod, _by_kind(hp(_floor_mod_float), _int_binary(lambda a, b: a % b)),
         _nonzero_divisor(), dtypes=REALS, special=_int_division_special, grad=[0]),
     Row("TruncateDiv", tf.truncatediv, _by_kind(hp(lambda x, y: np.trunc(x / y)), _int_binary(_trunc_div)),
         _nonzero_divisor(), dtypes=REALS, special=_int_division_special, grad=False),
+    # No float16 TruncateMod kernel in TF (test_math_fidelity.py checks the error).
     Row("TruncateMod", tf.truncatemod, _by_kind(hp(np.fmod), _int_binary(lambda a, b: a - b * _trunc_div(a, b))),
-        _nonzero_divisor(), dtypes=REALS, special=_int_division_special, grad=False),
+        _nonzero_divisor(), dtypes=(np.float32, np.float64) + INTS, special=_int_division_special, grad=False),
     Row("Pow", tf.pow, _by_kind(hp(np.power), _int_binary(lambda a, b: pow(a, b, 1 << 64))), _pow_inputs,
         dtypes=FLOATS + INTS + COMPLEX,
         special=lambda dt: _pow_int_special(dt) if np.dtype(dt).kind in "iu" else [
             _pairs(special_values(dt), special_values(dt)), [np.zeros(0, dt)] * 2] if dt.kind == "f" else [],
         rtol={np.float32: 1e-5, np.complex64: 1e-5}),
+    Row("Pow", tf.pow, _int_binary(lambda a, b: pow(a, b, 1 << 64)), _pow_inputs, dtypes=(np.int8, np.int16),
+        special=_pow_int_special, name="Pow-small-ints", grad=False),
     # TF 1.x's CPU Maximum/Minimum (std::max) give an order-dependent result for NaN and keep the first
     # operand of a -0.0/+0.0 tie: neither is asserted.
     Row("Maximum", tf.maximum, lambda x, y: np.where(x >= y, x, np.broadcast_to(y, np.broadcast(x, y).shape)),
@@ -283,6 +313,45 @@ COMPARE = [
     Row("LogicalAnd", tf.logical_and, _py_binary(lambda a, b: bool(a) and bool(b), bool), _cmp_inputs, dtypes=BOOL,
         grad=False),
     Row("LogicalOr", tf.logical_or, lambda x, y: ~(~x & ~y), _cmp_inputs, dtypes=BOOL, grad=False),
+]
+
+
+# ---- bitwise ----------------------------------------------------------------------------------------
+_BITWISE = SIGNED_INTS + UNSIGNED_INTS
+
+
+def _shift_ref(left):
+    """LeftShift/RightShift on Python ints: the shift clamped to [0, bits - 1], as TF's kernels."""
+    def ref(x, y):
+        bits = np.iinfo(x.dtype).bits
+        return _int_binary(lambda a, b: a << min(max(b, 0), bits - 1) if left else a >> min(max(b, 0), bits - 1))(
+            x, y)
+    return ref
+
+
+def _shift_inputs(dt, rng):
+    return [rand(rng, (3, 4), dt, -100, 100), rand(rng, (4,), dt, -3, 70)]
+
+
+def _invert_ref(x):
+    return _wrap_int([~int(v) for v in x.ravel()], x.dtype).reshape(x.shape)
+
+
+_BIG = dict(xlo=-100, xhi=100, ylo=-100, yhi=100)
+BITWISE = [
+    Row("BitwiseAnd", tf.bitwise.bitwise_and, _int_binary(lambda a, b: a & b), _two(**_BIG), dtypes=_BITWISE,
+        grad=False),
+    Row("BitwiseAnd", lambda x, y: x & y, _int_binary(lambda a, b: a & b), _two(**_BIG), dtypes=(np.int32, np.uint8),
+        grad=False, special=False, name="BitwiseAnd-operator"),
+    Row("BitwiseOr", tf.bitwise.bitwise_or, _int_binary(lambda a, b: a | b), _two(**_BIG), dtypes=_BITWISE,
+        grad=False),
+    Row("BitwiseXor", tf.bitwise.bitwise_xor, _int_binary(lambda a, b: a ^ b), _two(**_BIG), dtypes=_BITWISE,
+        grad=False),
+    Row("Invert", tf.bitwise.invert, _invert_ref, _one(lo=-100, hi=100), dtypes=_BITWISE, grad=False),
+    Row("Invert", lambda x: ~x, _invert_ref, _one(lo=-100, hi=100), dtypes=(np.int64, np.uint16), grad=False,
+        special=False, name="Invert-operator"),
+    Row("LeftShift", tf.bitwise.left_shift, _shift_ref(True), _shift_inputs, dtypes=_BITWISE, grad=False),
+    Row("RightShift", tf.bitwise.right_shift, _shift_ref(False), _shift_inputs, dtypes=_BITWISE, grad=False),
 ]
 
 
@@ -363,7 +432,7 @@ MATMUL = [
         _mat_inputs((4, 3), (2, 4)), name="MatMul-transposed", rtol=_MM_TOL, atol=_MM_TOL,
         special=_mat_special((4, 3), (2, 4), [(0, 3), (2, 0)]), unknown_rank=False,
         note="unknown rank: tf.matmul builds BatchMatMulV2 (as TF), covered by that row"),
-    Row("BatchMatMulV2", tf.matmul, _mm, _mat_inputs((2, 3, 4), (4, 2)), dtypes=FLOATS + INTS + COMPLEX,
+    Row("BatchMatMulV2", tf.matmul, _mm, _mat_inputs((2, 3, 4), (4, 2)), dtypes=FLOATS + (np.int16,) + INTS + COMPLEX,
         rtol=_MM_TOL, atol=_MM_TOL, special=_mat_special((2, 3, 4), (4, 2), [(0, 3, 4), (4, 2)])),
     Row("BatchMatMulV2", lambda a, b: tf.matmul(a, b, adjoint_a=True, adjoint_b=True),
         lambda a, b: _mm(np.conj(_t(a)), np.conj(_t(b))), _mat_inputs((2, 1, 4, 3), (3, 2, 4)),
@@ -504,6 +573,20 @@ def _reductions(op_type, fn, kind, dtypes, grad=True, distinct=False):
     ]
 
 
+def _near_the_limits(dt, rng):
+    """Values within 8 of the type's largest and smallest: their sums overflow the type."""
+    info = np.iinfo(dt)
+    hi = rand(rng, (3, 4), dt, int(info.max) - 8, int(info.max))
+    lo = rand(rng, (3, 4), dt, int(info.min), int(info.min) + 8)
+    return [np.where(rng.rand(3, 4) < 0.5, hi, lo)]
+
+
+REDUCE_SMALL_INTS = [
+    # TF accumulates integer means in 64 bits (no overflow) and truncates toward zero.
+    Row("Mean", lambda x: tf.reduce_mean(x, 1), _reduce_ref("mean", 1), _near_the_limits,
+        dtypes=(np.int8, np.int16, np.int32, np.uint8, np.uint16), special=False, grad=False, name="Mean-small-ints"),
+]
+
 REDUCE = (
     _reductions("Sum", tf.reduce_sum, "sum", FLOATS + INTS + COMPLEX)
     + _reductions("Mean", tf.reduce_mean, "mean", FLOATS + INTS + COMPLEX)
@@ -517,36 +600,44 @@ REDUCE = (
 
 # ---- arg max/min, cumulative ops, gradient ops ----------------------------------------------------
 def _arg_ref(kind, axis, out_dtype):
+    """TF's CPU arg max/min (Eigen's): from index 0 holding the type's lowest value (highest for
+    min), move to each strictly greater (smaller) value: the first extreme wins, a NaN never does."""
     def ref(x):
         a = axis % x.ndim
         t = np.moveaxis(x, a, -1)
         flat = t.reshape(-1, x.shape[a])
+        if x.dtype.kind == "b":
+            start = kind == "min"
+        else:
+            info = np.iinfo(x.dtype) if x.dtype.kind in "iu" else np.finfo(x.dtype)
+            start = info.min if kind == "max" else info.max
         out = []
         for r in flat:
-            best = 0
+            best, index = start, 0
             for i, v in enumerate(r):
-                if (v > r[best]) if kind == "max" else (v < r[best]):
-                    best = i
-            out.append(best)
+                if (v > best) if kind == "max" else (v < best):
+                    best, index = v, i
+            out.append(index)
         return np.array(out, out_dtype).reshape(t.shape[:-1])
     return ref
 
 
 def _arg_special(dt):
-    # NaN is left out: TF does not specify which index an arg-max with NaN returns.
     dt = np.dtype(dt)
-    cases = [[np.zeros((0, 3), dt)], [np.array([[1, 1, 0], [0, 2, 2]], dt)]]
+    cases = [[np.zeros((0, 3), dt)], [np.array([[1, 1, 0], [0, 1, 1]], dt)]]
     if dt.kind == "f":
         cases.append([np.array([[np.inf, 1, np.inf], [-np.inf, -np.inf, -0.0]], dt)])
+        cases.append([np.array([[1, np.nan, 3], [np.nan, 1, 3], [np.nan, np.nan, np.nan], [3, np.nan, 1],
+                                [np.nan, -np.inf, -np.inf], [np.nan, np.inf, np.inf]], dt)])
     return cases
 
 
 ARG = [
-    Row("ArgMax", lambda x: tf.argmax(x, 1), _arg_ref("max", 1, np.int64), _one(), dtypes=REALS, grad=False,
+    Row("ArgMax", lambda x: tf.argmax(x, 1), _arg_ref("max", 1, np.int64), _one(), dtypes=REALS + BOOL, grad=False,
         special=_arg_special),
     Row("ArgMax", lambda x: tf.argmax(x, 0, output_type=tf.int32), _arg_ref("max", 0, np.int32), _one((3, 4, 2)),
         dtypes=(np.float32, np.int64), grad=False, special=False, name="ArgMax-int32"),
-    Row("ArgMin", lambda x: tf.argmin(x, 1), _arg_ref("min", 1, np.int64), _one(), dtypes=REALS, grad=False,
+    Row("ArgMin", lambda x: tf.argmin(x, 1), _arg_ref("min", 1, np.int64), _one(), dtypes=REALS + BOOL, grad=False,
         special=_arg_special),
     Row("ArgMin", lambda x: tf.argmin(x, -1, output_type=tf.int32), _arg_ref("min", -1, np.int32), _one((2, 3, 4)),
         dtypes=(np.float64, np.int32), grad=False, special=False, name="ArgMin-int32"),
@@ -600,7 +691,31 @@ CUMULATIVE = [
 ]
 
 # The gradient ops of tanh and sigmoid (built by tf.gradients; made here with their op type).
+def _no_gradient_where_dy_is_0(f):
+    """A gradient op's reference: `f(y, dy)`, and +0 where dy is 0 (TF's SqrtGrad, RsqrtGrad and
+    ReciprocalGrad), in long double."""
+    return hp(lambda y, dy: np.where(dy == 0, 0, f(y, dy)))
+
+
+def _grad_op_special(dt):
+    dt = np.dtype(dt)
+    if dt.kind != "f":
+        return []
+    y = np.array([0.0, 0.0, -0.0, 1.0, np.inf, np.nan, 2.0, 0.0], dt)
+    dy = np.array([0.0, 1.0, 0.0, 0.0, 0.0, 0.0, np.nan, -0.0], dt)
+    return [[y, dy], [np.zeros(0, dt), np.zeros(0, dt)]]
+
+
 GRAD_OPS = [
+    Row("SqrtGrad", lambda y, dy: tf_ops.apply_op("SqrtGrad", [y, dy]),
+        _no_gradient_where_dy_is_0(lambda y, dy: 0.5 * dy / np.conj(y)), _two((3, 4), (3, 4), 0.5, 2.0, -1.0, 1.0),
+        dtypes=FLOATS + COMPLEX, special=_grad_op_special),
+    Row("RsqrtGrad", lambda y, dy: tf_ops.apply_op("RsqrtGrad", [y, dy]),
+        _no_gradient_where_dy_is_0(lambda y, dy: -0.5 * dy * np.conj(y) ** 3),
+        _two((3, 4), (3, 4), 0.5, 2.0, -1.0, 1.0), dtypes=FLOATS + COMPLEX, special=_grad_op_special),
+    Row("ReciprocalGrad", lambda y, dy: tf_ops.apply_op("ReciprocalGrad", [y, dy]),
+        _no_gradient_where_dy_is_0(lambda y, dy: -dy * np.conj(y) ** 2), _two((3, 4), (3, 4), 0.5, 2.0, -1.0, 1.0),
+        dtypes=FLOATS + COMPLEX, special=_grad_op_special),
     Row("TanhGrad", lambda y, dy: tf_ops.apply_op("TanhGrad", [y, dy]), hp(lambda y, dy: dy * np.conj(1 - y * y)),
         _two((3, 4), (3, 4), -0.9, 0.9), dtypes=FLOATS + COMPLEX, special=False),
     Row("SigmoidGrad", lambda y, dy: tf_ops.apply_op("SigmoidGrad", [y, dy]),
@@ -608,4 +723,5 @@ GRAD_OPS = [
         _two((3, 4), (3, 4), 0.1, 0.9), dtypes=FLOATS + COMPLEX, special=False),
 ]
 
-ROWS = UNARY + BINARY + COMPARE + CAST + MATMUL + EINSUM + REDUCE + ARG + CUMULATIVE + GRAD_OPS
+ROWS = (UNARY + BINARY + COMPARE + BITWISE + CAST + MATMUL + EINSUM + REDUCE + REDUCE_SMALL_INTS + ARG + CUMULATIVE
+        + GRAD_OPS)

@@ -89,10 +89,10 @@ ACTIVATION_ROWS = [
     # softsign(+-inf) is inf / inf = NaN in TF (features / (|features| + 1)), kept here.
     Row("Softsign", tf.nn.softsign, hp(lambda x: x / (np.abs(x) + 1)), _activation_inputs()),
     Row("LeakyRelu", lambda x: tf.nn.leaky_relu(x, alpha=0.1),
-        hp(lambda x: np.where(x > 0, x, x * LD("0.1"))), _activation_inputs(),
-        rtol={np.float32: 4e-6}, note="alpha=0.1: the attribute rounds to the input dtype"),
-    Row("LeakyRelu", tf.nn.leaky_relu, hp(lambda x: np.where(x > 0, x, x * LD("0.2"))), _activation_inputs(),
-        name="LeakyRelu-default-alpha", rtol={np.float32: 4e-6}),
+        hp(lambda x: np.where(x > 0, x, x * LD(np.float32(0.1)))), _activation_inputs(),
+        rtol={np.float32: 4e-6}, note="alpha=0.1: a float32 attribute (float64 inputs see float32(0.1), as TF's)"),
+    Row("LeakyRelu", tf.nn.leaky_relu, hp(lambda x: np.where(x > 0, x, x * LD(np.float32(0.2)))),
+        _activation_inputs(), name="LeakyRelu-default-alpha", rtol={np.float32: 4e-6}),
 ]
 
 # Gradient ops, from TF's kernels' definitions: g * (y > 0), g * (0 < x < 6), y < 0 ? g * (y + 1) : g with
@@ -111,18 +111,22 @@ ACTIVATION_GRAD_ROWS = [
         _grad_inputs(), rtol={np.float32: 4e-6}),
     Row("SoftsignGrad", lambda g, x: _vjp(tf.nn.softsign, [x], [g])[0], hp(lambda g, x: g / (np.abs(x) + 1) ** 2),
         _grad_inputs(), rtol={np.float32: 4e-6}),
-    Row("LeakyReluGrad", lambda g, x: _vjp(lambda t: tf.nn.leaky_relu(t, alpha=0.25), [x], [g])[0],
-        hp(lambda g, x: np.where(x > 0, g, g * LD("0.25"))), _grad_inputs()),
+    Row("LeakyReluGrad", lambda g, x: _vjp(lambda t: tf.nn.leaky_relu(t, alpha=0.2), [x], [g])[0],
+        hp(lambda g, x: np.where(x > 0, g, g * LD(np.float32(0.2)))), _grad_inputs()),
 ]
 
 
 # ---- softmax, log softmax, cross entropies --------------------------------------------------------
 def _softmax(x, axis=-1):
+    if x.shape[axis] == 0:
+        return x.copy()
     e = np.exp(x - x.max(axis=axis, keepdims=True))
     return e / e.sum(axis=axis, keepdims=True)
 
 
 def _log_softmax(x, axis=-1):
+    if x.shape[axis] == 0:
+        return x.copy()
     s = x - x.max(axis=axis, keepdims=True)
     return s - np.log(np.exp(s).sum(axis=axis, keepdims=True))
 
@@ -136,8 +140,7 @@ def _softmax_special(dt):
         [np.array([[1000, 0, -1000], [-1000, -1000, -999]], dt) if dt != F16 else
          np.array([[30000, 0, -30000], [-30000, -30000, -29000]], dt)],
         [np.zeros((0, 3), dt)],
-        # BUG: Softmax/LogSoftmax of an empty class axis, shape (2, 0), raise ("zero-size array to reduction
-        # operation maximum") where TF returns an empty (2, 0) result; left out of this row.
+        [np.zeros((2, 0), dt)],  # no classes: an empty result
     ]
 
 
@@ -152,7 +155,7 @@ def _xent_inputs(dt, rng):
 
 def _xent_ref(labels, logits):
     labels, logits = labels.astype(LD), logits.astype(LD)
-    return -(labels * _log_softmax(logits)).sum(-1)
+    return (labels * -_log_softmax(logits)).sum(-1)  # TF's sum(labels * (log_sum - shifted)): +0 when empty
 
 
 def _xent_special(dt):
@@ -160,7 +163,8 @@ def _xent_special(dt):
     big = 1000 if dt != F16 else 30000  # logits - max stays finite in float16
     labels = np.array([[0.5, 0.5, 0], [0, 1, 0], [0.25, 0.25, 0.5], [0, 0, 1], [1, 0, 0]], dt)
     logits = np.array([[big, 0, -big], [big, 0, 0], [-inf, 0, 1], [nan, 0, 1], [0, 0, inf]], dt)
-    return [[labels, logits], [np.zeros((0, 3), dt), np.zeros((0, 3), dt)]]
+    return [[labels, logits], [np.zeros((0, 3), dt), np.zeros((0, 3), dt)],
+            [np.zeros((2, 0), dt), np.zeros((2, 0), dt)]]  # no classes: a zero loss per row
 
 
 def _xent_backprop(labels, logits, g):
@@ -184,7 +188,8 @@ def _sparse_special(dt):
     big = 1000 if dt != F16 else 30000  # logits - max stays finite in float16
     logits = np.array([[big, 0, -big], [-inf, 0, 1], [-inf, 0, 1], [nan, 0, 1], [0, inf, 0]], dt)
     # Out-of-range labels raise InvalidArgumentError on the CPU (tests/ops/test_nn_ops.py).
-    return [[np.array([1, 0, 1, 2, 0], np.int32), logits], [np.zeros((0,), np.int32), np.zeros((0, 3), dt)]]
+    return [[np.array([1, 0, 1, 2, 0], np.int32), logits], [np.zeros((0,), np.int32), np.zeros((0, 3), dt)],
+            [np.zeros((0,), np.int32), np.zeros((0, 0), dt)]]
 
 
 def _sparse_backprop_ref(labels, logits, g):
@@ -484,15 +489,14 @@ def _conv_special(p, x_nhwc, f_shape, depthwise, which):
         empty = (0,) + tuple(x_nhwc[1:])
         dy_empty = np.zeros(_out_nhwc(p, empty, f_shape, depthwise), dt)
         if which == "fwd":
-            return [[np.ascontiguousarray(_from_nhwc(x, p.fmt)), f], [np.zeros(p.shape(empty), dt), f]]
+            return [[_from_nhwc(x, p.fmt), f], [np.zeros(p.shape(empty), dt), f]]
         dy_special = dy.copy()
         dy_special.reshape(-1)[[0, -1, 3]] = [np.nan, np.inf, -np.inf]
         xs = _from_nhwc(np.where(np.isfinite(x), x, 0.5).astype(dt), p.fmt) if which == "bpi" else \
             _from_nhwc(x, p.fmt)
-        # C-contiguous like every fed array (an NCHW view would take other float16 rounding paths).
-        return [[np.ascontiguousarray(xs), f, np.ascontiguousarray(_from_nhwc(dy_special if which == "bpi" else dy,
-                                                                            p.fmt))],
-                [np.zeros(p.shape(empty), dt), f, np.ascontiguousarray(_from_nhwc(dy_empty, p.fmt))]]
+        # NCHW cases are fed as transposed views of NHWC data: the kernels' sums must not depend on the layout.
+        return [[xs, f, _from_nhwc(dy_special if which == "bpi" else dy, p.fmt)],
+                [np.zeros(p.shape(empty), dt), f, _from_nhwc(dy_empty, p.fmt)]]
     return special
 
 
@@ -569,11 +573,24 @@ def _pool_out(p, nhwc):
     return (n,) + _out_hw(h, w, p.k[0], p.k[1], ConvParams(p.fmt, p.padding, p.s)) + (c,)
 
 
-def _first_max(xn, b, ch, win):
-    """The first element (row-major) of a window holding its maximum: TF routes the gradient there."""
-    vals = [xn[b, r, q, ch] for r, q in win]
-    best = max(vals)
-    return win[vals.index(best)]
+def _tf_max(vals):
+    """TF's CPU MaxPool of one window: the lowest finite value, replaced by each element greater than
+    the one held (NaN never is; of -0 and +0 the first stays)."""
+    best = np.finfo(vals[0].dtype).min if vals[0].dtype.kind == "f" else np.iinfo(vals[0].dtype).min
+    for v in vals:
+        if best < v:
+            best = v
+    return best
+
+
+def _tf_argmax(xn, b, ch, win):
+    """The element TF's MaxPoolGrad routes a window's gradient to: the first one, replaced by each later
+    one greater than the one held (a NaN held is never replaced)."""
+    k = 0
+    for i, (r, q) in enumerate(win):
+        if xn[b, r, q, ch] > xn[b, win[k][0], win[k][1], ch]:
+            k = i
+    return win[k]
 
 
 def ref_max_pool(p):
@@ -583,7 +600,7 @@ def ref_max_pool(p):
         for i, j, win in _windows(xn.shape[1], xn.shape[2], p):
             for b in range(xn.shape[0]):
                 for ch in range(xn.shape[3]):
-                    out[b, i, j, ch] = max(xn[b, r, q, ch] for r, q in win)
+                    out[b, i, j, ch] = _tf_max([xn[b, r, q, ch] for r, q in win])
         return _from_nhwc(out, p.fmt)
     return ref
 
@@ -595,21 +612,23 @@ def ref_max_pool_grad(p):
         for i, j, win in _windows(xn.shape[1], xn.shape[2], p):
             for b in range(xn.shape[0]):
                 for ch in range(xn.shape[3]):
-                    r, q = _first_max(xn, b, ch, win)
+                    r, q = _tf_argmax(xn, b, ch, win)
                     dx[b, r, q, ch] += dyn[b, i, j, ch]
         return _from_nhwc(dx, p.fmt).astype(x.dtype)
     return ref
 
 
 def ref_max_pool_grad_grad(p):
+    """TF's MaxPoolGradGrad: ddx at each window's first element equal to the pooled value (0 if none)."""
     def ref(x, dy, ddx):
         xn, ddn = _nhwc(x, p.fmt), _nhwc(ddx, p.fmt)
         out = np.zeros(_pool_out(p, xn.shape), x.dtype)
         for i, j, win in _windows(xn.shape[1], xn.shape[2], p):
             for b in range(xn.shape[0]):
                 for ch in range(xn.shape[3]):
-                    r, q = _first_max(xn, b, ch, win)
-                    out[b, i, j, ch] = ddn[b, r, q, ch]
+                    y = _tf_max([xn[b, r, q, ch] for r, q in win])
+                    hits = [(r, q) for r, q in win if xn[b, r, q, ch] == y]
+                    out[b, i, j, ch] = ddn[b, hits[0][0], hits[0][1], ch] if hits else 0
         return _from_nhwc(out, p.fmt)
     return ref
 
@@ -653,18 +672,16 @@ def _distinct(p, nhwc):
 
 
 def _pool_special(p, nhwc, n_extra, max_pool):
-    """Infinities in the pooled input (and its gradient inputs); an empty batch. No NaN in max pooling:
-    whether a NaN wins a window is backend-dependent in TF (Eigen's max vs cuDNN's NaN propagation
-    flag); tensorweave propagates it (tests/ops/test_conv_jit.py)."""
+    """Infinities and NaN in the pooled input (and its gradient inputs); for max pooling also windows of
+    only NaN, -inf and +-0 (TF's CPU kernel: NaN never wins, the lowest finite value when nothing else
+    is there, the first of -0 and +0); an empty batch."""
     def special(dt):
         if dt.kind != "f":  # integer max pooling: the extremes of the dtype (padding never wins)
             info = np.iinfo(dt)
             return [[np.resize(np.array([info.min, info.max, 0, -1, 1, info.min], dt), p.shape(nhwc))]]
         x = _distinct(p, nhwc)(dt, np.random.RandomState(1))
         flat = x.reshape(-1)
-        flat[[0, 5, 7]] = [np.inf, -np.inf, -np.inf]
-        if not max_pool:
-            flat[9] = np.nan
+        flat[[0, 5, 7, 9]] = [np.inf, -np.inf, -np.inf, np.nan]
         out_shape = p.shape(_pool_out(p, nhwc))
         extra = []
         for _ in range(n_extra):
@@ -672,7 +689,21 @@ def _pool_special(p, nhwc, n_extra, max_pool):
             e.reshape(-1)[[1, 2, 4]] = [np.inf, np.nan, -0.0]
             extra.append(e)
         empty = (0,) + tuple(nhwc[1:])
-        return [[x] + extra, [np.zeros(p.shape(empty), dt)] + [np.zeros(p.shape(_pool_out(p, empty)), dt)] * n_extra]
+        cases = [[x] + extra, [np.zeros(p.shape(empty), dt)] + [np.zeros(p.shape(_pool_out(p, empty)), dt)] * n_extra]
+        if max_pool:
+            odd = np.resize(np.array([np.nan, -np.inf, -0.0, np.nan, 0.0, -np.inf, np.nan, 1.0, -0.0], dt),
+                            p.shape(nhwc))
+            cases.append([odd] + extra)
+        return cases
+    return special
+
+
+def _pool_grad_grad_special(p, nhwc):
+    def special(dt):
+        rng = np.random.RandomState(2)
+        out_shape = p.shape(_pool_out(p, nhwc))
+        return [case[:1] + [rand(rng, out_shape, dt), rand(rng, p.shape(nhwc), dt)]
+                for case in _pool_special(p, nhwc, 0, True)(dt)[::2]]
     return special
 
 
@@ -705,7 +736,7 @@ def _pool_rows():
                 ref_max_pool_grad_grad(p),
                 lambda dt, rng, p=p, nhwc=nhwc, out_shape=out_shape: [
                     _distinct(p, nhwc)(dt, rng), rand(rng, out_shape, dt), rand(rng, p.shape(nhwc), dt)],
-                special=False, grad=[0, 2], name="MaxPoolGradGrad-" + tag),
+                special=_pool_grad_grad_special(p, nhwc), grad=[0, 2], name="MaxPoolGradGrad-" + tag),
         ]
     # Ties (integer-valued inputs): the gradient goes to each window's first maximum, in row-major order.
     p = ConvParams("NHWC", "SAME", s=(1, 2), k=(2, 3))
@@ -784,6 +815,9 @@ def _bn_fn(p, training):
 def _bn_ref(p, training):
     def ref(x, scale, offset, *stats):
         u = scale.dtype
+        if x.size == 0:  # TF: NaN batch statistics for an empty batch, in inference too
+            nan = np.full(scale.shape, np.nan, u)
+            return [x.copy(), nan, nan]
         mean, var = (stats[0].astype(F64), stats[1].astype(F64)) if not training else (None, None)
         y, m, v = _bn_forward(x.astype(F64), scale.astype(F64), offset.astype(F64), BN_EPS, p.fmt, mean, var)
         return [y.astype(x.dtype), m.astype(u), v.astype(u)]
@@ -800,9 +834,8 @@ def _bn_special(p, nhwc, training):
         xn[0, 0, 1, 1 % c] = np.inf
         stats = [] if training else [np.zeros(c, u), np.ones(c, u)]
         cases = [[x, np.ones(c, u), np.zeros(c, u)] + stats]
-        if training:
-            # An empty batch: no statistics (NaN mean and variance, as TF).
-            cases.append([np.zeros(p.shape((0,) + tuple(nhwc[1:])), dt), np.ones(c, u), np.zeros(c, u)])
+        # An empty batch: no statistics (NaN mean and variance, as TF, also in inference).
+        cases.append([np.zeros(p.shape((0,) + tuple(nhwc[1:])), dt), np.ones(c, u), np.zeros(c, u)] + stats)
         return cases
     return special
 

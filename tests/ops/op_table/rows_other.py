@@ -330,8 +330,8 @@ def _ta(x, **kw):
 
 
 def _like(t, x):
-    """`t` reshaped to x's shape: the static first dimension of a stack or concat is unknown (TF1's
-    too: stack gathers `range(size())` of the size op), and the numerical gradient check needs it."""
+    """`t` reshaped to x's shape: the static first dimension of a stack or concat is unknown when the
+    array's size is (a `tf.shape` here for unknown dims), and the numerical gradient check needs it."""
     return tf.reshape(t, x.shape.as_list() if x.shape.is_fully_defined() else tf.shape(x))
 
 
@@ -354,11 +354,10 @@ def _rows_dy(dt, rng, shape=(3, 2), dy_shape=None):
 
 
 def _ta_special(dt):
-    # BUG: stack() of a TensorArray unstacked from an empty (0, 2) tensor returns shape (0,), not TF's
-    # (0, 2) (its own static shape is (?, 2)); the empty case is left out.
+    empty = [[np.zeros((0, 2), dt)]]  # stacks to (0, 2): the element shape the unstack gave the array
     if dt.kind != "f":
-        return []
-    return [[np.array([[np.nan, np.inf], [-np.inf, -0.0], [0.0, 1.0]], dt)]]
+        return empty
+    return [[np.array([[np.nan, np.inf], [-np.inf, -0.0], [0.0, 1.0]], dt)]] + empty
 
 
 def _close_fn(x):
@@ -382,6 +381,10 @@ TENSOR_ARRAY_ROWS = [
     Row("TensorArrayScatterV3", lambda x: _like(_ta(x).scatter([2, 0, 1], x).stack(), x), lambda x: x[[1, 2, 0]],
         _rows,
         dtypes=TA_DTYPES, special=False),
+    # A fixed size known statically: stack's static shape is [size] + the scattered rows' shape (as TF).
+    Row("TensorArrayScatterV3", lambda x: tf.TensorArray(x.dtype, size=4).scatter([3, 0, 1], x).stack(),
+        lambda x: np.concatenate([x[1:3], np.zeros_like(x[:1]), x[:1]]), _rows, dtypes=TA_DTYPES, special=False,
+        name="TensorArrayScatterV3-static-stack"),
     Row("TensorArrayGatherV3", lambda x: _ta(x).unstack(x).gather([2, 0]), lambda x: x[[2, 0]], _rows,
         dtypes=TA_DTYPES, special=False),
     Row("TensorArraySizeV3", lambda x: _ta(x).unstack(x).size(), lambda x: np.int32(len(x)), _rows,
@@ -412,12 +415,6 @@ TENSOR_ARRAY_ROWS = [
 ]
 
 
-_NO_GRAD = "OpTableNotDifferentiable"
-try:
-    tf.RegisterGradient(_NO_GRAD)(lambda op, *grads: [None] * len(op.inputs))
-except KeyError:  # already registered (the module imported again)
-    pass
-
 
 # ---- summary_ops -------------------------------------------------------------------------------------------
 def _summary_pb2():
@@ -434,11 +431,10 @@ def _summary_bytes(values):
 
 def _decoded(summary, decode, touts):
     """`decode(Summary proto)` as tensors (a py_func reading the serialized summary, not differentiable:
-    TF1's NotDifferentiable("PyFuncStateless"), see the BUG note in the script_ops rows)."""
+    TF1's NotDifferentiable("PyFuncStateless"))."""
     def run(serialized):
         return decode(_summary_pb2().Summary.FromString(bytes(serialized)))
-    with tf.get_default_graph().gradient_override_map({"PyFuncStateless": _NO_GRAD}):
-        return tf.py_func(run, [summary], touts, stateful=False)
+    return tf.py_func(run, [summary], touts, stateful=False)
 
 
 def _decode_images(s):
@@ -588,10 +584,12 @@ SUMMARY_ROWS = [
     Row("HistogramSummary",
         lambda x: _decoded(tf.summary.histogram("hist", x), _decode_histogram, [tf.string] + [tf.float64] * 3),
         _histogram_ref, lambda dt, rng: [rand(rng, (4, 5), dt, -50, 50)], dtypes=FLOATS + INTS,
-        # BUG: min of [0, -0.0] is -0.0 where TF's Histogram keeps the first (+0: `if (min_ > value)`);
-        # -1e-13 (-0.0 in float16) is left out of the float16 case.
-        special=lambda dt: [[np.array([0, 0, 1e-13, -1e-13, 1, 1, 3] if dt != F16 else [0, 0, 1e-7, 1, 1, 3], dt)
-                             if dt.kind == "f" else np.array([0, 0, 1, -1, 7], dt)], [np.zeros((0,), dt)]],
+        # -1e-13 is -0.0 in float16: TF's Histogram keeps the first of equal values (`if (min_ > value)`),
+        # so the min of [0, 0, ..., -0.0, ...] is +0 (the reference's Python `min` does the same).
+        special=lambda dt: [[np.array([0, 0, 1e-13, -1e-13, 1, 1, 3] if dt != F16 else [0, 0, 1e-7, -1e-13, 1, 1, 3],
+                                      dt) if dt.kind == "f" else np.array([0, 0, 1, -1, 7], dt)],
+                            [np.array([-0.0, 0.0, -0.0], dt) if dt.kind == "f" else np.zeros((0,), dt)],
+                            [np.zeros((0,), dt)]],
         grad=False, static_known=False, rtol=1e-12, atol=0),
     Row("AudioSummaryV2",
         lambda x: _decoded(tf.summary.audio("snd", x, 8000.0, max_outputs=2), _decode_audio,
@@ -723,8 +721,8 @@ IO_ROWS = [
 
 
 # ---- script_ops --------------------------------------------------------------------------------------------
-# BUG: TF1 declares PyFunc/PyFuncStateless NotDifferentiable (tf.gradients gives None); tensorweave's
-# tf.gradients raises LookupError. The rows below differentiate them through gradient_override_map instead.
+# TF1 declares PyFunc/PyFuncStateless NotDifferentiable: tf.gradients of the plain op gives None (the
+# "-no-override" rows). The other rows install a gradient with gradient_override_map, to be checkable.
 _SQUARE_GRAD, _CUMSUM_GRAD = "OpTableSquarePlusOneGrad", "OpTableCumsumGrad"
 for _name, _grad in [(_SQUARE_GRAD, lambda op, grad: [grad * 2 * op.inputs[0]]),
                      (_CUMSUM_GRAD, lambda op, grad, _: [tf.cumsum(grad, reverse=True), None])]:
@@ -739,6 +737,13 @@ def _py_func(stateful):
         with tf.get_default_graph().gradient_override_map({"PyFunc": _SQUARE_GRAD, "PyFuncStateless": _SQUARE_GRAD}):
             y = tf.py_func(lambda a: (a * a + 1).astype(a.dtype), [x], x.dtype, stateful=stateful)
         return tf.reshape(y, tf.shape(x))  # py_func's static shape is unknown
+    return fn
+
+
+def _plain_py_func(stateful):
+    def fn(x):
+        return tf.reshape(tf.py_func(lambda a: (a * a + 1).astype(a.dtype), [x], x.dtype, stateful=stateful),
+                          tf.shape(x))
     return fn
 
 
@@ -759,6 +764,11 @@ SCRIPT_ROWS = [
         lambda dt, rng: [rand(rng, (5,), dt), np.array(rng.randint(9), np.int32)], dtypes=(np.float64, np.int32),
         special=False, grad=[0], name="PyFuncStateless-two-outputs",
         grad_inputs=lambda rng: [rand(rng, (5,), F64), np.array(3, np.int32)]),
+    Row("PyFunc", _plain_py_func(True), lambda x: (x * x + 1).astype(x.dtype), lambda dt, rng: [rand(rng, (3, 4), dt)],
+        dtypes=(np.float64, np.int32), special=False, grad=False, name="PyFunc-no-override"),
+    Row("PyFuncStateless", _plain_py_func(False), lambda x: (x * x + 1).astype(x.dtype),
+        lambda dt, rng: [rand(rng, (3, 4), dt)], dtypes=(np.float64, np.int32), special=False, grad=False,
+        name="PyFuncStateless-no-override"),
 ]
 
 
@@ -907,6 +917,106 @@ TRAINING_ROWS = [
                _centered_rmsprop_ref, 3, (1,)),
     _apply_row("ApplyAdadelta", lambda v, a, u, g: training_ops.apply_adadelta(v, a, u, LR, RHO, EPS, g),
                _adadelta_ref, 2, (0, 1)),
+]
+
+
+# The FTRL and proximal updates (TF's training_ops.cc formulas), dense and on rows (SparseApply*).
+L1, L2, SHRINK = 0.05, 0.1, 0.02
+
+
+def _ftrl_ref(lr_power, shrinkage=None):
+    def ref(var, accum, linear, g):
+        new_accum = accum + g * g
+        g_lin = g if shrinkage is None else g + 2 * LD(shrinkage) * var
+        p = -LD(lr_power)
+        linear = linear + g_lin - (new_accum ** p - accum ** p) / LD(LR) * var
+        with np.errstate(invalid="ignore", divide="ignore"):
+            pre = (np.sign(linear) * LD(L1) - linear) / (new_accum ** p / LD(LR) + 2 * LD(L2))
+        return [np.where(np.abs(linear) > LD(L1), pre, 0), new_accum, linear]
+    return ref
+
+
+def _proximal(prox, lr_t, l1, l2):
+    if l1 > 0:
+        return np.sign(prox) * np.maximum(np.abs(prox) - lr_t * LD(l1), 0) / (1 + LD(l2) * lr_t)
+    return prox / (1 + LD(l2) * lr_t)
+
+
+def _proximal_gd_ref(l1, l2):
+    def ref(var, g):
+        return [_proximal(var - LD(LR) * g, LD(LR), l1, l2)]
+    return ref
+
+
+def _proximal_adagrad_ref(var, accum, g):
+    accum = accum + g * g
+    lr_t = LD(LR) / np.sqrt(accum)
+    return [_proximal(var - lr_t * g, lr_t, L1, L2), accum]
+
+
+def _sparse_apply_row(op_type, apply, dense_ref, n_slots, positive_slots=(), indices=(2, 0, 3), name=None):
+    """A row running one `training_ops.sparse_apply_*` step on the rows `indices` of variables of shape
+    (4, 3) initialized from the inputs (var, slots..., grad rows); outputs the op's result and every
+    variable read after it. The reference applies `dense_ref` to each named row in turn."""
+    def fn(*arrays):
+        *state, grad = arrays
+        variables = [_variable(a) for a in state]
+        with _deps(*variables):
+            out = apply(*variables, grad, tf.constant(list(indices)))
+        with tf.control_dependencies([out]):
+            return [tf.identity(out)] + [tf.identity(v.read_value()) for v in variables]
+
+    def inputs(dt, rng):
+        arrays = [rand(rng, (4, 3), dt)]
+        for k in range(n_slots):
+            arrays.append(rand(rng, (4, 3), dt, 0.1, 1.0) if k in positive_slots else rand(rng, (4, 3), dt))
+        arrays.append(rand(rng, (len(indices), 3), dt))
+        return arrays
+
+    def reference(*arrays):
+        dt = arrays[0].dtype
+        *state, grad = [a.astype(LD) for a in arrays]
+        for i, index in enumerate(indices):
+            rows = dense_ref(*[s[index] for s in state], grad[i])
+            for s, r in zip(state, rows):
+                s[index] = r
+        return [state[0].astype(dt)] + [s.astype(dt) for s in state]
+
+    tol = dict(rtol={np.float16: 1e-2, np.float32: 1e-5}, atol={np.float16: 1e-2, np.float32: 1e-5})
+    return Row(op_type, fn, reference, inputs, special=False, grad=False, name=name, **tol)
+
+
+TRAINING_ROWS += [
+    _apply_row("ApplyFtrl", lambda v, a, z, g: training_ops.apply_ftrl(v, a, z, g, LR, L1, L2, -0.5),
+               _ftrl_ref(-0.5), 2, (0,)),
+    _apply_row("ApplyFtrl", lambda v, a, z, g: training_ops.apply_ftrl(v, a, z, g, LR, L1, L2, -0.3),
+               _ftrl_ref(-0.3), 2, (0,), name="ApplyFtrl-lr_power"),
+    _apply_row("ApplyFtrlV2", lambda v, a, z, g: training_ops.apply_ftrl_v2(v, a, z, g, LR, L1, L2, SHRINK, -0.5),
+               _ftrl_ref(-0.5, SHRINK), 2, (0,)),
+    _apply_row("ApplyProximalGradientDescent",
+               lambda v, g: training_ops.apply_proximal_gradient_descent(v, LR, L1, L2, g), _proximal_gd_ref(L1, L2),
+               0),
+    _apply_row("ApplyProximalGradientDescent",
+               lambda v, g: training_ops.apply_proximal_gradient_descent(v, LR, 0.0, L2, g), _proximal_gd_ref(0.0, L2),
+               0, name="ApplyProximalGradientDescent-no_l1"),
+    _apply_row("ApplyProximalAdagrad", lambda v, a, g: training_ops.apply_proximal_adagrad(v, a, LR, L1, L2, g),
+               _proximal_adagrad_ref, 1, (0,)),
+    _sparse_apply_row("SparseApplyFtrl",
+                      lambda v, a, z, g, i: training_ops.sparse_apply_ftrl(v, a, z, g, i, LR, L1, L2, -0.5),
+                      _ftrl_ref(-0.5), 2, (0,)),
+    # A repeated index is updated once per occurrence, in order (TF's kernel loop).
+    _sparse_apply_row("SparseApplyFtrl",
+                      lambda v, a, z, g, i: training_ops.sparse_apply_ftrl(v, a, z, g, i, LR, L1, L2, -0.5),
+                      _ftrl_ref(-0.5), 2, (0,), indices=(1, 3, 1), name="SparseApplyFtrl-repeated"),
+    _sparse_apply_row("SparseApplyFtrlV2",
+                      lambda v, a, z, g, i: training_ops.sparse_apply_ftrl_v2(v, a, z, g, i, LR, L1, L2, SHRINK, -0.5),
+                      _ftrl_ref(-0.5, SHRINK), 2, (0,)),
+    _sparse_apply_row("SparseApplyProximalGradientDescent",
+                      lambda v, g, i: training_ops.sparse_apply_proximal_gradient_descent(v, LR, L1, L2, g, i),
+                      _proximal_gd_ref(L1, L2), 0),
+    _sparse_apply_row("SparseApplyProximalAdagrad",
+                      lambda v, a, g, i: training_ops.sparse_apply_proximal_adagrad(v, a, LR, L1, L2, g, i),
+                      _proximal_adagrad_ref, 1, (0,)),
 ]
 
 

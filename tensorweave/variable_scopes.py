@@ -332,7 +332,7 @@ def variable_scope(name_or_scope, default_name=None, values=None, initializer=No
                     while store.scope_counts.get("%s_%d" % (base_name, idx), 0):
                         idx += 1
                     full = "%s_%d" % (base_name, idx)
-                ns = full.rsplit("/", 1)[-1]
+                ns = full[len(parent.name) + 1:] if parent.name else full  # "a/b" stays "a/b", as TF
             name_ctx = g.name_scope(ns) if auxiliary_name_scope else contextlib.nullcontext("")
             base = parent
         store.scope_counts[full] = store.scope_counts.get(full, 0) + 1

@@ -395,3 +395,15 @@ def test_make_template_with_kwargs_and_create_scope_now():
     out = _values([a, b])
     np.testing.assert_array_equal(out[0], [5.0])
     np.testing.assert_array_equal(out[1], [6.0])
+
+
+def test_default_name_with_a_slash_opens_that_name_scope():
+    # TF 1.15 and 2.21: the unique default name is the name scope, whole ("a/b", then "a/b_1").
+    with tf.variable_scope(None, default_name="a/b") as scope:
+        v = tf.get_variable("v", [1])
+        c = tf.constant(1.0, name="c")
+    with tf.variable_scope(None, default_name="a/b") as again:
+        c2 = tf.constant(1.0, name="c")
+    assert (scope.name, v.name, c.name) == ("a/b", "a/b/v:0", "a/b/c:0")
+    assert (again.name, c2.name) == ("a/b_1", "a/b_1/c:0")
+    assert tf.constant(2.0, name="b").name == "b:0"

@@ -57,7 +57,7 @@ from .ops.array_ops import (boolean_mask, broadcast_dynamic_shape, broadcast_sta
                             newaxis, one_hot, ones, pad, range, rank, reshape, reverse, reverse_sequence, reverse_v2,
                             scatter_nd, sequence_mask, size, slice, split, squeeze, stack, strided_slice, tile,
                             transpose, unique, unstack, where, where_v2, zeros)
-from .framework.tensor_util import constant_value as get_static_value, make_ndarray
+from .framework.tensor_util import constant_value as get_static_value
 # [nn_ops / random_ops / init_ops]
 from .ops.random_ops import (get_seed, multinomial, random_normal, random_shuffle, random_uniform, set_random_seed,
                              truncated_normal)
@@ -107,6 +107,10 @@ from .ops.sparse_ops import sparse_tensor_to_dense, sparse_to_dense
 from .ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature, VarLenFeature, decode_raw, parse_example,
                               parse_single_example)
 from . import io, python_io, sparse
+
+# [graph files]
+from .graph_io import (AttrValue, GraphDef, NodeDef, TensorProto, graph_util, import_graph_def, make_ndarray,
+                       make_tensor_proto)
 
 # [summary]
 from . import summary

@@ -276,6 +276,10 @@ _VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
 _VALID_SCOPE_NAME = re.compile(r"^[A-Za-z0-9_.\\/>-]*$")
 
 
+# Installed by tensorweave.graph_io (a library above this layer): Graph -> GraphDef.
+_graph_def_writer = None
+
+
 class Graph:
     """A TF1 dataflow graph: operations in creation order, names, scopes and collections."""
 
@@ -333,6 +337,25 @@ class Graph:
 
     def _unsafe_unfinalize(self):
         self._finalized = False
+
+    def as_graph_def(self, from_version=None, add_shapes=False):
+        """Returns a serialized `GraphDef` representation of this graph (TensorFlow's protocol buffer:
+        TF's op types and attributes, importable by TensorFlow's `tf.import_graph_def`).
+
+        Args:
+          from_version: Must be None (TF's incremental form is not supported).
+          add_shapes: If true, adds an "_output_shapes" list attr to each node.
+
+        Returns:
+          A `GraphDef` protocol buffer.
+
+        Raises:
+          ImportError: If the `tensorboard` extra (protobuf messages) is not installed.
+          NotImplementedError: If `from_version` is given.
+        """
+        if _graph_def_writer is None:
+            raise ImportError("Graph.as_graph_def needs tensorweave.graph_io (import tensorweave)")
+        return _graph_def_writer(self, from_version=from_version, add_shapes=add_shapes)
 
     def get_operations(self):
         return list(self._ops)

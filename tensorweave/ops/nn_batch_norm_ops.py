@@ -232,3 +232,28 @@ def _fused_bn_grad_grad(op, *grads):
 
 register_op("FusedBatchNormGrad", infer=_fused_bn_grad_infer, kernel=_fused_bn_grad_kernel,
             grad=_fused_bn_grad_grad)
+
+
+# ---- FusedBatchNormV3: TF's current form (what TF 2.x GraphDefs hold) ----------------------------
+def _fused_bn_v3_infer(op):
+    outs = _fused_bn_infer(op)
+    return outs + [(outs[1][0], (0,))]
+
+
+def _fused_bn_v3_kernel(xp, x, scale, offset, mean, variance, epsilon, data_format, is_training,
+                        exponential_avg_factor=1.0):
+    y, m, v, saved_m, saved_v = _fused_bn_kernel(xp, x, scale, offset, mean, variance, epsilon, data_format,
+                                                 is_training)
+    if is_training and exponential_avg_factor != 1.0 and mean.size == m.size and variance.size == v.size:
+        f = np.asarray(exponential_avg_factor, m.dtype)
+        m, v = (1 - f) * mean + f * m, (1 - f) * variance + f * v
+    return y, m, v, saved_m, saved_v, np.zeros((0,), saved_m.dtype)
+
+
+def _fused_bn_v3_grad(op, grad_y, *unused):
+    return _fused_bn_grad(op, grad_y)
+
+
+# Same semantics as FusedBatchNorm, with TF's sixth output (an empty reserve space) and the
+# exponential_avg_factor of the running statistics in training.
+register_op("FusedBatchNormV3", infer=_fused_bn_v3_infer, kernel=_fused_bn_v3_kernel, grad=_fused_bn_v3_grad)

@@ -43,6 +43,7 @@ from .checkpoint_utils import (
     load_checkpoint,
     load_variable,
 )
+from ..graph_io import write_graph
 from .saver import MetaGraphDef, Saver, SaverDef, export_meta_graph, import_meta_graph
 from .session_run_hook import SessionRunArgs, SessionRunContext, SessionRunHook, SessionRunValues
 from .basic_session_run_hooks import (CheckpointSaverHook, CheckpointSaverListener, FeedFnHook, FinalOpsHook,

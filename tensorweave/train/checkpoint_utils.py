@@ -17,9 +17,13 @@ class CheckpointReader:
     Args:
       filepattern: The checkpoint prefix.
 
+    Reads TensorFlow's V2 checkpoints (`<prefix>.index` and its data files), written by TF or by
+    tensorweave.
+
     Raises:
       NotFoundError: If there is no checkpoint with this prefix.
-      DataLossError: If its index is unreadable.
+      DataLossError: If its index is unreadable or damaged.
+      ImportError: If protobuf or crc32c (`tensorweave[data]`) is missing.
     """
 
     def __init__(self, filepattern):
@@ -46,8 +50,10 @@ class CheckpointReader:
         return value.copy() if value.ndim else value[()]
 
     def debug_string(self):
-        """One line per tensor: `name (dtype) [shape]`."""
-        return "".join("%s (%s) %s\n" % (n, self._reader.dtype(n).name, self._reader.shape(n))
+        """One line per tensor, as TF's: `name (DT_FLOAT) [2,3]` (bytes)."""
+        from ..ops.bundle_proto import data_type_name
+        return "".join("%s (%s) [%s]\n" % (n, data_type_name(self._reader._entries[n].dtype),
+                                            ",".join(str(d) for d in self._reader.shape(n)))
                        for n in self._reader.names()).encode("utf-8")
 
 

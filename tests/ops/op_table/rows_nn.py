@@ -812,6 +812,16 @@ def _bn_fn(p, training):
     return fn
 
 
+def _bn_v3_fn(p, training):
+    """FusedBatchNormV3 (the op TF 2.x GraphDefs hold): y, batch mean and variance as FusedBatchNorm."""
+    def fn(x, scale, offset, *stats):
+        outs = tf.get_default_graph().create_op(
+            "FusedBatchNormV3", [x, scale, offset, stats[0], stats[1]],
+            attrs={"epsilon": BN_EPS, "data_format": p.fmt, "is_training": training}).outputs
+        return list(outs[:3])
+    return fn
+
+
 def _bn_ref(p, training):
     def ref(x, scale, offset, *stats):
         u = scale.dtype
@@ -877,6 +887,9 @@ def _bn_rows():
             name="FusedBatchNorm-NCHW-train-y", **BN_TOL),
         Row("FusedBatchNorm", _bn_fn(nhwc_p, False), _bn_ref(nhwc_p, False), _bn_inputs(nhwc_p, shape, False),
             special=_bn_special(nhwc_p, shape, False), grad=[0, 1, 2], name="FusedBatchNorm-NHWC-inference",
+            note="TF gives the population mean/variance inputs no gradient", **BN_TOL),
+        Row("FusedBatchNormV3", _bn_v3_fn(nhwc_p, False), _bn_ref(nhwc_p, False), _bn_inputs(nhwc_p, shape, False),
+            special=_bn_special(nhwc_p, shape, False), grad=[0, 1, 2], name="FusedBatchNormV3-NHWC-inference",
             note="TF gives the population mean/variance inputs no gradient", **BN_TOL),
         Row("FusedBatchNormGrad", _bn_grad_fn(nhwc_p, True), _bn_grad_ref(nhwc_p, True),
             _bn_inputs(nhwc_p, shape, True, True), special=False, grad=[0, 1, 3],

@@ -130,6 +130,9 @@ from . import autograph
 # [estimator]
 from . import estimator
 
+# [saved_model]
+from . import saved_model
+
 # [custom-op libraries and kernel helpers]
 from .ops.load_library import load_library, load_op_library
 from . import kernels

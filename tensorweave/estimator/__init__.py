@@ -1,8 +1,8 @@
 """`tf.estimator`: the high-level Estimator training API (TF 1.x)."""
 
-from . import inputs
+from . import export, inputs
 from .estimator import Estimator
 from .model_fn import EstimatorSpec, ModeKeys
 from .run_config import RunConfig
 
-__all__ = ["Estimator", "EstimatorSpec", "ModeKeys", "RunConfig", "inputs"]
+__all__ = ["Estimator", "EstimatorSpec", "ModeKeys", "RunConfig", "export", "inputs"]

@@ -404,6 +404,75 @@ class Estimator:
         writer.add_summary(summary_proto, int(current_global_step))
         writer.flush()
 
+    # ---- export -----------------------------------------------------------------------------
+    def export_saved_model(self, export_dir_base, serving_input_receiver_fn, assets_extra=None, as_text=False,
+                           checkpoint_path=None, experimental_mode=ModeKeys.PREDICT):
+        """Exports inference graph as a `SavedModel` into the given dir.
+
+        Builds a new graph: calls `serving_input_receiver_fn` to obtain feature `Tensor`s, calls
+        this `Estimator`'s `model_fn` in PREDICT mode on them, restores the latest checkpoint (or
+        `checkpoint_path`) and writes a SavedModel tagged "serve" whose signatures come from the
+        `export_outputs` of the `EstimatorSpec` (default: a `PredictOutput` of `predictions`
+        under "serving_default"), to `export_dir_base/<timestamp>` (written under a temporary
+        name and renamed). Real TensorFlow and TensorFlow Serving load it.
+
+        Args:
+          export_dir_base: A string containing a directory in which to create timestamped
+            subdirectories containing exported `SavedModel`s.
+          serving_input_receiver_fn: A function that takes no argument and returns a
+            `tf.estimator.export.ServingInputReceiver` or `TensorServingInputReceiver`.
+          assets_extra: A dict specifying how to populate the assets.extra directory within the
+            exported `SavedModel`, or `None` if no extra assets are needed: {destination path
+            relative to assets.extra: source file path}.
+          as_text: whether to write the `SavedModel` proto in text format.
+          checkpoint_path: The checkpoint path to export. If `None` (the default), the most recent
+            checkpoint found within the model directory is chosen.
+          experimental_mode: `tf.estimator.ModeKeys` value indicating with mode will be exported;
+            only PREDICT is supported.
+
+        Returns:
+          The path to the exported directory as a bytes object.
+
+        Raises:
+          ValueError: if no `serving_input_receiver_fn` is provided, or no checkpoint can be found.
+          NotImplementedError: If `experimental_mode` is not PREDICT.
+        """
+        if experimental_mode != ModeKeys.PREDICT:
+            raise NotImplementedError("tensorweave exports only the PREDICT mode (got experimental_mode=%r)."
+                                      % (experimental_mode,))
+        from .export import export_saved_model
+        return export_saved_model(self, export_dir_base, serving_input_receiver_fn, assets_extra=assets_extra,
+                                  as_text=as_text, checkpoint_path=checkpoint_path)
+
+    def export_savedmodel(self, export_dir_base, serving_input_receiver_fn, assets_extra=None, as_text=False,
+                          checkpoint_path=None, strip_default_attrs=False):
+        """Exports inference graph as a `SavedModel` into the given dir (the TF 1.x name of
+        `export_saved_model`).
+
+        Args:
+          export_dir_base: A string containing a directory in which to create timestamped
+            subdirectories containing exported `SavedModel`s.
+          serving_input_receiver_fn: A function that takes no argument and returns a
+            `tf.estimator.export.ServingInputReceiver` or `TensorServingInputReceiver`.
+          assets_extra: A dict specifying how to populate the assets.extra directory within the
+            exported `SavedModel`, or `None` if no extra assets are needed.
+          as_text: whether to write the `SavedModel` proto in text format.
+          checkpoint_path: The checkpoint path to export. If `None` (the default), the most recent
+            checkpoint found within the model directory is chosen.
+          strip_default_attrs: Boolean. If `True`, default-valued attributes will be removed from
+            the `NodeDef`s.
+
+        Returns:
+          The path to the exported directory as a bytes object.
+
+        Raises:
+          ValueError: if no `serving_input_receiver_fn` is provided, or no checkpoint can be found.
+        """
+        from .export import export_saved_model
+        return export_saved_model(self, export_dir_base, serving_input_receiver_fn, assets_extra=assets_extra,
+                                  as_text=as_text, checkpoint_path=checkpoint_path,
+                                  strip_default_attrs=strip_default_attrs)
+
     # ---- predict ----------------------------------------------------------------------------
     def predict(self, input_fn, predict_keys=None, hooks=None, checkpoint_path=None, yield_single_examples=True):
         """Yields predictions for given features.

@@ -627,3 +627,37 @@ def broadcast_static_shape(shape_x, shape_y):
 # Names from modules of the family that also import names of this one (a cycle): bound here,
 # after this module's own names exist, and only called at run time.
 from .array_select_ops import _broadcast_dims  # noqa: E402
+
+
+# ---- BroadcastGradientArgs (TF's gradient graphs of broadcasting binary ops use it) --------------
+def _bcast_args_infer(op):
+    dt = op._inputs[0].dtype
+    if dt not in (dtypes.int32, dtypes.int64) or op._inputs[1].dtype is not dt:
+        raise TypeError("Inputs of 'BroadcastGradientArgs' Op must both be int32 or int64, got %s and %s"
+                        % (dt.name, op._inputs[1].dtype.name))
+    return [(dt, (None,)), (dt, (None,))]
+
+
+def _bcast_args_kernel(xp, s0, s1):
+    a, b = [int(d) for d in np.asarray(s0).reshape(-1)], [int(d) for d in np.asarray(s1).reshape(-1)]
+    dt = np.asarray(s0).dtype
+    if a == b:
+        return np.zeros(0, dt), np.zeros(0, dt)
+    n = max(len(a), len(b))
+    pa, pb = [1] * (n - len(a)) + a, [1] * (n - len(b)) + b
+    r0, r1 = [], []
+    for i, (x, y) in enumerate(zip(pa, pb)):
+        if x == y:
+            if x == 1:
+                r0.append(i)
+                r1.append(i)
+        elif x == 1:
+            r0.append(i)
+        elif y == 1:
+            r1.append(i)
+        else:
+            raise _invalid("Incompatible shapes: %s vs. %s" % (_fmt(a), _fmt(b)))
+    return np.array(r0, dt), np.array(r1, dt)
+
+
+register_op("BroadcastGradientArgs", infer=_bcast_args_infer, kernel=_bcast_args_kernel, grad=NO_GRADIENT)

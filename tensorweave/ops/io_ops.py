@@ -1,5 +1,7 @@
 """Checkpoint I/O ops: "SaveV2" writes tensors to a bundle (see `tensor_bundle` for the format)
 and "RestoreV2" reads them back, as TF's ops of the same names. `tf.train.Saver` builds on them.
+"ShardedFilename" and "MergeV2Checkpoints" are the steps of TF's sharded save: each shard is saved
+under its own temporary prefix, then the shards' index files are merged into one.
 "Unrestorable" stands for an op a meta graph could not record (`train/meta_graph.py`)."""
 
 import numpy as np
@@ -7,7 +9,10 @@ import numpy as np
 from ..framework import dtypes as dtypes_lib
 from ..framework import errors, ops
 from ..framework.registry import NO_GRADIENT, register_op
-from . import tensor_bundle
+from . import (
+    string_ops,  # noqa: F401 (StringJoin, StaticRegexFullMatch: TF's sharded saver uses them)
+    tensor_bundle,
+)
 
 
 def _as_str(value):
@@ -140,6 +145,89 @@ def restore_v2(prefix, tensor_names, shape_and_slices, dtypes, name=None):
                   ops.convert_to_tensor(shape_and_slices, dtype=dtypes_lib.string, name="shape_and_slices")]
         out = ops.apply_op("RestoreV2", inputs, {"dtypes": dts}, name=scope)
     return out if isinstance(out, list) else [out]
+
+
+# ---- ShardedFilename, MergeV2Checkpoints ------------------------------------------------------
+def _scalar_string_infer(op):
+    return [(dtypes_lib.string, ())]
+
+
+def _sharded_filename_kernel(xp, basename, shard, num_shards):
+    return _string_scalar(("%s-%05d-of-%05d" % (_as_str(basename), int(shard), int(num_shards))).encode("utf-8"))
+
+
+def _string_scalar(b):
+    out = np.empty((), dtype=object)
+    out[()] = b
+    return out
+
+
+register_op("ShardedFilename", infer=_scalar_string_infer, kernel=_sharded_filename_kernel, grad=NO_GRADIENT)
+
+
+def sharded_filename(basename, shard, num_shards, name=None):
+    """`<basename>-<shard>-of-<num_shards>` with five-digit numbers (TF's op "ShardedFilename").
+
+    Args:
+      basename: A scalar string tensor.
+      shard: A scalar int32 tensor.
+      num_shards: A scalar int32 tensor.
+      name: A name for the operation (optional).
+
+    Returns:
+      A scalar string `Tensor`.
+    """
+    with ops.name_scope(name, "ShardedFilename", []) as scope:
+        inputs = [ops.convert_to_tensor(basename, dtype=dtypes_lib.string),
+                  ops.convert_to_tensor(shard, dtype=dtypes_lib.int32),
+                  ops.convert_to_tensor(num_shards, dtype=dtypes_lib.int32)]
+        return ops.apply_op("ShardedFilename", inputs, {}, name=scope)
+
+
+def _merge_infer(op):
+    for t, what in zip(op._inputs, ("checkpoint_prefixes", "destination_prefix")):
+        if t.dtype is not dtypes_lib.string:
+            raise TypeError("Input '%s' of 'MergeV2Checkpoints' Op has type %s that does not match expected type of "
+                            "string." % (what, t.dtype.name))
+    return []
+
+
+def _merge_kernel(ctx, op, checkpoint_prefixes, destination_prefix, delete_old_dirs=True, allow_missing_files=False):
+    prefixes = [_as_str(p) for p in np.asarray(checkpoint_prefixes, dtype=object).reshape(-1)]
+    dest = _as_str(destination_prefix)
+    if allow_missing_files:
+        prefixes = [p for p in prefixes if tensor_bundle.os.path.exists(tensor_bundle.index_filename(p))]
+    try:
+        tensor_bundle.merge_bundles(prefixes, dest, delete_old_dirs=delete_old_dirs)
+    except OSError as e:
+        raise _io_error(op, e, dest) from e
+
+
+register_op("MergeV2Checkpoints", infer=_merge_infer, kernel=_merge_kernel, grad=NO_GRADIENT, stateful=True)
+
+
+def merge_v2_checkpoints(checkpoint_prefixes, destination_prefix, delete_old_dirs=True, allow_missing_files=False,
+                         name=None):
+    """Merges one-shard checkpoints into the checkpoint `destination_prefix`, one data file per
+    source (TF's op "MergeV2Checkpoints": the last step of a sharded save).
+
+    Args:
+      checkpoint_prefixes: 1-D strings: the prefixes of the checkpoints to merge, in shard order.
+      destination_prefix: A scalar string: the merged checkpoint's prefix.
+      delete_old_dirs: Remove the directory of the first source prefix when it is left empty.
+      allow_missing_files: Skip sources whose index file does not exist.
+      name: A name for the operation (optional).
+
+    Returns:
+      The Operation. At run time: NotFoundError for a missing source, DataLossError for a damaged
+      one, InvalidArgumentError when two sources hold the same tensor name.
+    """
+    with ops.name_scope(name, "MergeV2Checkpoints", []) as scope:
+        inputs = [ops.convert_to_tensor(checkpoint_prefixes, dtype=dtypes_lib.string),
+                  ops.convert_to_tensor(destination_prefix, dtype=dtypes_lib.string)]
+        return ops.apply_op("MergeV2Checkpoints", inputs, {"delete_old_dirs": bool(delete_old_dirs),
+                                                           "allow_missing_files": bool(allow_missing_files)},
+                            name=scope)
 
 
 # ---- Unrestorable --------------------------------------------------------------------------------

@@ -1,31 +1,34 @@
-"""Meta graphs: a graph of registered ops, its collections and its saver, written to a `.meta` file
-and rebuilt by `tf.train.import_meta_graph`.
+"""Meta graphs: TensorFlow's `MetaGraphDef` protocol buffer (`tf.train.export_meta_graph`,
+`tf.train.import_meta_graph`, the `.meta` file `Saver.save` writes), read and written as TF does.
 
-The `.meta` file is UTF-8 JSON:
+A `MetaGraphDef` holds:
 
-    {"format": "tensorweave-meta-graph", "version": 1,
-     "meta_info_def": {"tensorweave_version": ..., "stripped_op_list": [op types]},
-     "graph_def": {"node": [node, ...], "graphs": {id: function graph}, "functions": {id: function}},
-     "saver_def": {...} or null, "collection_def": {key: [item, ...]}}
+- `meta_info_def`: tags, `tensorflow_version` (the TF API tensorweave implements) and
+  `tensorflow_git_version` (`tensorweave-<version>`);
+- `graph_def`: the graph as `Graph.as_graph_def(add_shapes=True)` writes it (`graph_io`);
+- `saver_def`: the `SaverDef` of the saver (save/restore op names, max_to_keep, sharded, V2);
+- `collection_def`: variables (`VariableDef`s as bytes in the variable collections and
+  `global_step`), savers (`SaverDef` bytes), tensors and ops (`node_list`), Python ints, floats
+  and strings (`int64_list`, `float_list`, `bytes_list`) and `Any` protos (`any_list`). A collection
+  holding anything else is skipped with TF's warning.
 
-A node is `{"name", "op", "input", "control_input", "device", "attr", "output"}`: inputs name
-tensors "op:index" (or `[depth, "op:index"]` for a tensor of the graph `depth` levels out, from
-a cond/while function graph), `output` holds each output's dtype and static shape (refined
-shapes survive), attrs are JSON with tagged values (`{"$dtype": "float32"}`, `{"$tuple": [...]}`,
-`{"$ndarray": {...}}`, `{"$function": id}` for the traced bodies of cond/while_loop, ...).
-A py_func records its function's qualified name `module:qualname`; a `tf.custom_op` node records
-the module that declared its type (`"custom_op": module`).
+tensorweave-only ops. An op a `GraphDef` cannot express (the function graphs of `tf.cond` /
+`tf.while_loop`, Python objects) is written by `graph_io` as op type `Tensorweave<type>`, so
+TensorFlow refuses it as an unregistered op; its full description is kept in the node's attribute
+`_tensorweave_node` (JSON data: inputs, attributes as tagged values, the function graphs it holds,
+never code) and tensorweave rebuilds it. A py_func records its function's `module:qualname` in
+`_tensorweave_py_func`, a `tf.custom_op` node its declaring module in `_tensorweave_custom_op`,
+a gradient override its type in `_tensorweave_grad_type` (TF ignores attributes starting with "_").
 
-Reading a meta graph never runs code the file names: importing a module runs it, and a py_func
-calls its function. So a py_func's function is resolved again, and the module of a custom op type
-that is not registered imported, only for modules the caller trusts (`trusted_modules`); any other
-module named by the file makes the import fail with an error naming the op and the module, before
-anything is imported. A trusted module gives only functions defined in it, by their own qualified
-name (not `os.system` reached through its globals).
-Ops whose attrs cannot be written (Python objects such as a dataset) are recorded with the reason;
-importing rebuilds each as an "Unrestorable" op with the same name, outputs and control inputs,
-which raises UnimplementedError naming the op and the reason if it runs, so the rest of the graph
-stays usable.
+Reading never runs code the file names: importing a module runs it, and a py_func calls its
+function. So a py_func's function is resolved again, and the module of a custom op type that is
+not registered imported, only for modules the caller trusts (`trusted_modules`); any other module
+named by the file makes the import fail with an error naming the op and the module, before anything
+is imported. A trusted module gives only functions defined in it, by their own qualified name (not
+`os.system` reached through its globals). Ops whose attrs cannot be written (Python objects such as
+a dataset) are recorded with the reason; importing rebuilds each as an "Unrestorable" op with the
+same name, outputs and control inputs, which raises UnimplementedError naming the op and the reason
+if it runs. A damaged file raises `DataLossError` naming it.
 """
 
 import base64
@@ -42,93 +45,36 @@ from .. import tf_logging as logging
 from ..framework import dtypes, errors, ops, registry
 from ..framework.tensor_shape import TensorShape
 from ..framework.versions import __version__
+from ..graph_io import graph_def as _gd
 from ..ops import custom_op, io_ops, tensor_bundle
+from ..ops.summary_ops import proto_module
+from ..ops.tf_op_signatures import SIGNATURES
+from ..summary.messages import LazyMessageClass
 
 __all__ = ["MetaGraphDef", "SaverDef", "export_scoped_meta_graph", "import_scoped_meta_graph",
-           "read_meta_graph_file"]
+           "read_meta_graph_file", "parse_meta_graph"]
 
-FORMAT = "tensorweave-meta-graph"
-VERSION = 1
+MetaGraphDef = LazyMessageClass("meta_graph_pb2", "MetaGraphDef")
+SaverDef = LazyMessageClass("saver_pb2", "SaverDef")
+
+# The TF API tensorweave implements (written as meta_info_def.tensorflow_version).
+TF_API_VERSION = "1.15.5"
 _PY_FUNC_OPS = ("PyFunc", "PyFuncStateless", "EagerPyFunc")
 _ATTR_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\Z")
+NODE_ATTR = "_tensorweave_node"
+PY_FUNC_ATTR = "_tensorweave_py_func"
+CUSTOM_OP_ATTR = "_tensorweave_custom_op"
+GRAD_TYPE_ATTR = "_tensorweave_grad_type"
+FUNCTIONS_KEY = "_tensorweave_function_graphs"
+_VARIABLE_KEYS = frozenset([ops.GraphKeys.GLOBAL_VARIABLES, ops.GraphKeys.LOCAL_VARIABLES,
+                            ops.GraphKeys.MODEL_VARIABLES, ops.GraphKeys.TRAINABLE_VARIABLES,
+                            ops.GraphKeys.MOVING_AVERAGE_VARIABLES, ops.GraphKeys.CONCATENATED_VARIABLES,
+                            ops.GraphKeys.TRAINABLE_RESOURCE_VARIABLES, ops.GraphKeys.METRIC_VARIABLES,
+                            ops.GraphKeys.GLOBAL_STEP])
 
 
-class SaverDef:
-    """TF's `SaverDef` message: the names a `Saver` runs, and its settings."""
-
-    V1 = 1
-    V2 = 2
-
-    def __init__(self, filename_tensor_name="", save_tensor_name="", restore_op_name="", max_to_keep=0,
-                 sharded=False, keep_checkpoint_every_n_hours=0.0, version=2):
-        self.filename_tensor_name = filename_tensor_name
-        self.save_tensor_name = save_tensor_name
-        self.restore_op_name = restore_op_name
-        self.max_to_keep = max_to_keep
-        self.sharded = sharded
-        self.keep_checkpoint_every_n_hours = keep_checkpoint_every_n_hours
-        self.version = version
-
-    def to_dict(self):
-        return dict(vars(self))
-
-    @classmethod
-    def from_dict(cls, d):
-        return cls(**d)
-
-    def CopyFrom(self, other):  # noqa: N802 (protobuf's name)
-        self.__dict__.update(vars(other))
-
-    def __eq__(self, other):
-        return isinstance(other, SaverDef) and vars(self) == vars(other)
-
-    def __repr__(self):
-        return "SaverDef(%s)" % ", ".join("%s=%r" % kv for kv in vars(self).items())
-
-
-class MetaGraphDef:
-    """TF's `MetaGraphDef`, as plain data: `meta_info_def`, `graph_def` and `collection_def` dicts
-    and a `SaverDef` (or None)."""
-
-    def __init__(self, meta_info_def=None, graph_def=None, saver_def=None, collection_def=None):
-        self.source = None  # the file it was read from, for messages
-        self.meta_info_def = meta_info_def or {}
-        self.graph_def = graph_def or {"node": [], "graphs": {}, "functions": {}}
-        self.saver_def = saver_def
-        self.collection_def = collection_def or {}
-
-    def HasField(self, name):  # noqa: N802 (protobuf's name)
-        return getattr(self, name, None) not in (None, {}, [])
-
-    def to_dict(self):
-        return {"format": FORMAT, "version": VERSION, "meta_info_def": self.meta_info_def,
-                "graph_def": self.graph_def, "saver_def": self.saver_def.to_dict() if self.saver_def else None,
-                "collection_def": self.collection_def}
-
-    def SerializeToString(self, as_text=False):  # noqa: N802 (protobuf's name)
-        return json.dumps(self.to_dict(), indent=1 if as_text else None, sort_keys=False,
-                          allow_nan=False).encode("utf-8")
-
-    @classmethod
-    def FromString(cls, data):  # noqa: N802 (protobuf's name)
-        """Parses a serialized meta graph.
-
-        Raises:
-          ValueError: If `data` is not a tensorweave meta graph.
-        """
-        try:
-            d = json.loads(data.decode("utf-8") if isinstance(data, bytes) else data)
-        except (ValueError, UnicodeDecodeError) as e:
-            raise ValueError("Not a tensorweave meta graph (%s); MetaGraphDefs written by TensorFlow itself cannot "
-                             "be read." % e) from None
-        if not isinstance(d, dict) or d.get("format") != FORMAT:
-            raise ValueError("Not a tensorweave meta graph; MetaGraphDefs written by TensorFlow itself cannot be "
-                             "read.")
-        if d.get("version", 0) > VERSION:
-            raise ValueError("Meta graph format version %s is newer than this reader (%d)" % (d["version"], VERSION))
-        saver = d.get("saver_def")
-        return cls(d.get("meta_info_def"), d.get("graph_def"), SaverDef.from_dict(saver) if saver else None,
-                   d.get("collection_def"))
+def _pb(name, feature="tf.train.export_meta_graph"):
+    return proto_module(name, feature)
 
 
 # ---- values ------------------------------------------------------------------------------------
@@ -429,33 +375,132 @@ def _py_func_stub(name, reason, op_name):
     return missing
 
 
-def _collection_items(graph, key, exporter):
+# ---- export ------------------------------------------------------------------------------------
+def _scoped(name, scope):
+    """`name` ("op", "op:0" or "^op") with `scope` stripped, or None if it is outside it."""
+    if scope is None:
+        return name
+    ctrl = "^" if name.startswith("^") else ""
+    bare = name[len(ctrl):]
+    return ctrl + bare[len(scope):] if bare.startswith(scope) else None
+
+
+def _strip_default_attrs(node):
+    sig = SIGNATURES.get(node.op)
+    if sig is None:
+        return
+    for k, (attr_type, default) in sig[2].items():
+        if k not in node.attr:
+            continue
+        try:
+            d = _gd._default_value(default)
+            v = _gd._attr_to_python(node.attr[k], attr_type)
+        except (KeyError, TypeError, ValueError, _gd._Unexpressible, errors.OpError):
+            continue
+        if type(v) is type(d) and v == d:
+            del node.attr[k]
+
+
+def _export_graph_def(graph, exporter, clear_devices, strip_default_attrs):
+    gd = _gd.graph_to_graph_def(graph, add_shapes=True)
+    by_name = {op.name: op for op in graph.get_operations()}
+    scope = exporter.scope
+    keep = []
+    for node in gd.node:
+        op = by_name[node.name]
+        if scope is not None:
+            if not node.name.startswith(scope):
+                continue
+            inputs = []
+            for inp in node.input:
+                s = _scoped(inp, scope)
+                if s is None:
+                    raise ValueError("Op '%s' reads %s, which is outside the export scope '%s'"
+                                     % (node.name, inp.lstrip("^"), scope[:-1]))
+                inputs.append(s)
+            node.name = node.name[len(scope):]
+            del node.input[:]
+            node.input.extend(inputs)
+        if clear_devices:
+            node.device = ""
+        if node.op.startswith(_gd.UNKNOWN_PREFIX) and _gd.UNSERIALIZABLE_ATTR in node.attr:
+            node.attr[NODE_ATTR].s = json.dumps(exporter.node(op, graph), allow_nan=False,
+                                                separators=(",", ":")).encode("utf-8")
+        else:
+            if op.type in _PY_FUNC_OPS:
+                node.attr[PY_FUNC_ATTR].s = json.dumps(_py_func_record(op)).encode("utf-8")
+            module = custom_op.declaring_module(op.type)
+            if module is not None:
+                node.attr[CUSTOM_OP_ATTR].s = module.encode("utf-8")
+            if op._grad_type:
+                node.attr[GRAD_TYPE_ATTR].s = op._grad_type.encode("utf-8")
+            if strip_default_attrs:
+                _strip_default_attrs(node)
+        keep.append(node)
+    del gd.node[:]
+    gd.node.extend(keep)
+    return gd
+
+
+def _variable_def(v, scope):
+    variable_pb2 = _pb("variable_pb2")
+    names = [_scoped(n, scope) for n in (v._variable.name, v.initializer.name, v.value().name)]
+    if None in names:
+        return None
+    vd = variable_pb2.VariableDef(variable_name=names[0], initializer_name=names[1], snapshot_name=names[2],
+                                  trainable=bool(v.trainable))
+    if v.initial_value is not None:
+        vd.initial_value_name = _scoped(v.initial_value.name, scope) or ""
+    return vd.SerializeToString()
+
+
+def _collection_def(graph, key, scope):
+    """TF's `CollectionDef` of collection `key`, or None when nothing in it is in `scope`.
+
+    Raises:
+      _Unserializable: If an item has no CollectionDef representation, or items differ in kind.
+    """
     from ..variables import Variable
     from .saver import Saver
-    items = []
-    for v in graph.get_collection(key):
-        if isinstance(v, Variable):
-            items.append({"variable": {"variable_name": exporter._name(v.op.name),
-                                       "initializer_name": exporter._name(v.initializer.name),
-                                       "snapshot_name": exporter._name(v.value().name),
-                                       "initial_value_name": exporter._name(v.initial_value.name),
-                                       "trainable": bool(v.trainable)}})
-        elif isinstance(v, ops.Tensor):
-            items.append({"tensor": exporter._name(v.name)})
-        elif isinstance(v, ops.Operation):
-            items.append({"operation": exporter._name(v.name)})
-        elif isinstance(v, Saver):
-            sd = v.saver_def
-            if sd is None:
-                continue
-            items.append({"saver": {**sd.to_dict(), "filename_tensor_name": exporter._name(sd.filename_tensor_name),
-                                    "save_tensor_name": exporter._name(sd.save_tensor_name),
-                                    "restore_op_name": exporter._name(sd.restore_op_name)}})
-        elif isinstance(v, (bool, int, float, str, bytes, np.generic)):
-            items.append({"value": exporter.value(v)})
-        else:
-            raise _Unserializable("an item of type %s" % type(v).__name__)
-    return items
+    meta_graph_pb2 = _pb("meta_graph_pb2")
+    from google.protobuf import any_pb2
+    cd = meta_graph_pb2.CollectionDef()
+    items = graph.get_collection(key)
+    if key in _VARIABLE_KEYS and all(isinstance(v, Variable) for v in items):
+        for v in items:
+            b = _variable_def(v, scope)
+            if b is not None:
+                cd.bytes_list.value.append(b)
+    elif key == ops.GraphKeys.SAVERS and all(isinstance(s, Saver) for s in items):
+        for s in items:
+            sd = s.to_proto(scope[:-1] if scope else None) if s.saver_def is not None else None
+            if sd is not None:
+                cd.bytes_list.value.append(sd.SerializeToString())
+    else:
+        kinds = set()
+        for v in items:
+            if isinstance(v, (Variable, ops.Tensor, ops.Operation)):
+                kinds.add("node_list")
+                name = _scoped(v.name, scope)
+                if name is not None:
+                    cd.node_list.value.append(name)
+            elif isinstance(v, (bool, int, np.integer)) and not isinstance(v, np.bool_):
+                kinds.add("int64_list")
+                cd.int64_list.value.append(int(v))
+            elif isinstance(v, (float, np.floating)):
+                kinds.add("float_list")
+                cd.float_list.value.append(float(v))
+            elif isinstance(v, (str, bytes)):
+                kinds.add("bytes_list")
+                cd.bytes_list.value.append(v.encode("utf-8") if isinstance(v, str) else v)
+            elif isinstance(v, any_pb2.Any):
+                kinds.add("any_list")
+                cd.any_list.value.add().CopyFrom(v)
+            else:
+                raise _Unserializable("an item of type %s" % type(v).__name__)
+        if len(kinds) > 1:
+            raise _Unserializable("items of different kinds (%s)" % ", ".join(sorted(kinds)))
+    return cd if cd.WhichOneof("kind") is not None else None
 
 
 _warned = set()
@@ -463,62 +508,82 @@ _warned = set()
 
 def export_scoped_meta_graph(filename=None, graph_def=None, graph=None, export_scope=None, as_text=False,
                              saver_def=None, clear_devices=False, collection_list=None, meta_info_def=None,
-                             **kwargs):
-    """Serializes `graph` (default: the default graph) with its collections and `saver_def`.
+                             strip_default_attrs=False, **kwargs):
+    """Builds the `MetaGraphDef` of `graph` (default: the default graph), its collections and
+    `saver_def`, and writes it to `filename` if given (atomically).
+
+    Args:
+      filename: The file to write (binary, or protobuf text format if `as_text`).
+      graph_def: A `GraphDef` to write instead of `graph`'s.
+      graph: The graph (default: the default graph).
+      export_scope: Export only ops under this name scope, with it stripped from names.
+      as_text: Write the text format.
+      saver_def: The `SaverDef` to record.
+      clear_devices: Drop the ops' devices.
+      collection_list: The collection keys to record (default: all).
+      meta_info_def: A `MetaInfoDef` (or a dict of its fields) to start from.
+      strip_default_attrs: Leave out attributes whose value is TF's default for the op.
 
     Returns:
       `(MetaGraphDef, var_list)`: `var_list` maps the exported variables' names to them.
 
     Raises:
       ValueError: If an op in `export_scope` reads a tensor outside it.
+      ImportError: If the `tensorboard` extra is not installed.
     """
     from ..variables import Variable
+    meta_graph_pb2 = _pb("meta_graph_pb2")
     graph = graph or ops.get_default_graph()
     exporter = _Exporter(graph, clear_devices, export_scope)
+    meta = meta_graph_pb2.MetaGraphDef()
+    if isinstance(meta_info_def, meta_graph_pb2.MetaGraphDef.MetaInfoDef):
+        meta.meta_info_def.CopyFrom(meta_info_def)
+    elif meta_info_def:
+        for k, v in dict(meta_info_def).items():
+            if k == "tags":
+                meta.meta_info_def.tags.extend(v)
+            elif k in ("meta_graph_version", "tensorflow_version", "tensorflow_git_version"):
+                setattr(meta.meta_info_def, k, v)
+    if not meta.meta_info_def.tensorflow_version:
+        meta.meta_info_def.tensorflow_version = TF_API_VERSION
+    if not meta.meta_info_def.tensorflow_git_version:
+        meta.meta_info_def.tensorflow_git_version = "tensorweave-%s" % __version__
     if graph_def is None:
-        nodes = exporter.nodes(graph)
-        bad = [n for n in nodes if "unserializable" in n and "outside the export scope" in n["unserializable"]]
-        if bad:
-            raise ValueError("Op '%s%s' reads %s" % (exporter.scope, bad[0]["name"], bad[0]["unserializable"]))
-        graph_def = {"node": nodes, "graphs": exporter.graph_defs, "functions": exporter.function_defs}
-    collection_def = {}
+        meta.graph_def.CopyFrom(_export_graph_def(graph, exporter, clear_devices, strip_default_attrs))
+    else:
+        meta.graph_def.MergeFromString(graph_def.SerializeToString())
+    if exporter.graph_defs or exporter.function_defs:
+        meta.collection_def[FUNCTIONS_KEY].bytes_list.value.append(json.dumps(
+            {"graphs": exporter.graph_defs, "functions": exporter.function_defs}, allow_nan=False,
+            separators=(",", ":")).encode("utf-8"))
+    if saver_def is not None:
+        meta.saver_def.CopyFrom(saver_def)
     keys = graph.get_all_collection_keys() if collection_list is None else list(collection_list)
-    for key in keys:
+    for key in sorted(keys):
+        if key == FUNCTIONS_KEY:
+            continue
         try:
-            items = _collection_items(graph, key, exporter)
+            cd = _collection_def(graph, key, exporter.scope)
         except _Unserializable as e:
             if (key, str(e)) not in _warned:  # once per collection, not on every checkpoint
                 _warned.add((key, str(e)))
                 logging.warning("Issue encountered when serializing %s.\nType is unsupported, or the types of the "
                                 "items don't match field type in CollectionDef.\n%s", key, e)
             continue
-        if items:
-            collection_def[key] = items
-    info = {"tensorweave_version": __version__, "stripped_op_list": sorted(exporter.op_types),
-            "any_info": None, "tags": []}
-    info.update(meta_info_def or {})
-    meta = MetaGraphDef(info, graph_def, saver_def, collection_def)
+        if cd is not None:
+            meta.collection_def[key].CopyFrom(cd)
     if filename:
-        data = meta.SerializeToString(as_text=as_text)
+        if as_text:
+            from google.protobuf import text_format
+            data = text_format.MessageToString(meta).encode("utf-8")
+        else:
+            data = meta.SerializeToString(deterministic=True)
         tensor_bundle.atomic_write(filename, lambda f: f.write(data))
     var_list = {}
     for v in graph.get_collection(ops.GraphKeys.GLOBAL_VARIABLES):
         if isinstance(v, Variable) and (exporter.scope is None or v.op.name.startswith(exporter.scope)):
             var_list[exporter._name(v.op.name)] = v
     return meta, var_list
-
-
-def read_meta_graph_file(filename):
-    """Reads a `.meta` file written by `export_meta_graph`.
-
-    Raises:
-      OSError: If the file cannot be read.
-      ValueError: If it is not a tensorweave meta graph.
-    """
-    with open(filename, "rb") as f:
-        meta = MetaGraphDef.FromString(f.read())
-    meta.source = filename
-    return meta
 
 
 # ---- import ------------------------------------------------------------------------------------
@@ -703,12 +768,171 @@ def _hashable(v):
     return tuple(_hashable(x) for x in v) if isinstance(v, list) else v
 
 
+# ---- reading -----------------------------------------------------------------------------------
+_MAX_META_GRAPH_BYTES = 2 ** 31  # protobuf's limit on one message
+
+
+def parse_meta_graph(data, source="<MetaGraphDef>"):
+    """A `MetaGraphDef` from its binary serialization or, failing that, its text format (as TF's
+    `read_meta_graph_file`).
+
+    Raises:
+      tf.errors.DataLossError: If `data` is neither, naming `source`.
+    """
+    from google.protobuf import message, text_format
+    meta = _pb("meta_graph_pb2", "tf.train.import_meta_graph").MetaGraphDef()
+    if len(data) >= _MAX_META_GRAPH_BYTES:
+        raise errors.DataLossError(None, None, "Unable to parse %s as a MetaGraphDef: %d bytes is more than a "
+                                   "protocol buffer holds" % (source, len(data)))
+    try:
+        meta.ParseFromString(data)
+        return meta
+    except (message.DecodeError, RuntimeError, ValueError, OverflowError) as e:
+        binary_error = e
+    meta.Clear()
+    try:
+        text_format.Parse(data.decode("utf-8"), meta)
+        return meta
+    except (text_format.ParseError, UnicodeDecodeError, ValueError, RuntimeError, OverflowError):
+        pass
+    if data.lstrip()[:40].startswith(b'{"format": "tensorweave-meta-graph"'):
+        raise errors.DataLossError(None, None, "%s is a meta graph in the JSON format of earlier tensorweave "
+                                   "versions: import it with such a version and export it again" % source)
+    raise errors.DataLossError(None, None, "Unable to parse %s as a MetaGraphDef: %s" % (source, binary_error))
+
+
+def read_meta_graph_file(filename):
+    """Reads a `.meta` file: a binary or text `MetaGraphDef` (written by TensorFlow or tensorweave).
+
+    Raises:
+      OSError: If the file cannot be read.
+      tf.errors.DataLossError: If it is not a MetaGraphDef (the message names the file).
+    """
+    with open(filename, "rb") as f:
+        data = f.read()
+    return parse_meta_graph(data, filename)
+
+
+def _as_meta_graph(meta_graph_or_file):
+    """`(MetaGraphDef, source)` of a message or a path."""
+    meta_graph_pb2 = _pb("meta_graph_pb2", "tf.train.import_meta_graph")
+    if isinstance(meta_graph_or_file, meta_graph_pb2.MetaGraphDef):
+        return meta_graph_or_file, "<MetaGraphDef>"
+    if type(meta_graph_or_file).__name__ == "MetaGraphDef" and hasattr(meta_graph_or_file, "SerializeToString"):
+        return parse_meta_graph(meta_graph_or_file.SerializeToString()), "<MetaGraphDef>"
+    if isinstance(meta_graph_or_file, (str, bytes)) or hasattr(meta_graph_or_file, "__fspath__"):
+        return read_meta_graph_file(meta_graph_or_file), str(meta_graph_or_file)
+    raise TypeError("meta_graph_or_file must be a MetaGraphDef or the path of a .meta file, got %s"
+                    % type(meta_graph_or_file).__name__)
+
+
+# ---- import ------------------------------------------------------------------------------------
+class _NodeImporter(_gd._GraphDefImporter):
+    """graph_io's GraphDef importer, with tensorweave's own records: Tensorweave<type> nodes rebuilt
+    from their JSON description, py_funcs and custom op types (trusted modules only), gradient
+    overrides and the static shapes of `_output_shapes`."""
+
+    def __init__(self, graph, graph_def, input_map, source, tw, clear_devices):
+        super().__init__(graph, graph_def, input_map, source)
+        self.tw = tw
+        self.clear_devices = clear_devices
+
+    def check_types(self, nodes):
+        unknown = {}
+        for node in nodes:
+            if NODE_ATTR in node.attr:
+                continue
+            if _gd.UNSERIALIZABLE_ATTR in node.attr:
+                raise ValueError("Op '%s' of type %s in %s cannot be imported: %s" % (
+                    node.name, node.op, self.source, _gd._text(node.attr[_gd.UNSERIALIZABLE_ATTR].s)))
+            try:
+                registry.get_op_def(node.op)
+            except LookupError:
+                if CUSTOM_OP_ATTR in node.attr:
+                    module = _gd._text(node.attr[CUSTOM_OP_ATTR].s)
+                    custom_op.import_declaring_module(node.op, module, node.name,
+                                                      trusted=_is_trusted(module, self.tw.trusted))
+                else:
+                    unknown.setdefault(node.op, node.name)
+        if unknown:
+            raise ValueError("Op type not registered %s in binary running on tensorweave (needed by %s)"
+                             % (", ".join("'%s'" % t for t in sorted(unknown)),
+                                ", ".join("op '%s'" % unknown[t] for t in sorted(unknown))))
+
+    def _record(self, node):
+        try:
+            record = json.loads(node.attr[NODE_ATTR].s.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as e:
+            raise errors.DataLossError(None, None, "Meta graph %s is damaged: attr %s of op '%s' is not JSON (%s)"
+                                       % (self.source, NODE_ATTR, node.name, e)) from None
+        if not isinstance(record, dict) or record.get("name") != node.name:
+            raise ValueError("Meta graph %s holds a malformed node: %s" % (self.source, str(record)[:200]))
+        return record
+
+    def build(self, nodes):
+        maps = self.tw.maps[self.graph]
+        for node in nodes:
+            if NODE_ATTR in node.attr:
+                self.tw.build_nodes(self.graph, [self._record(node)])
+                self.ops[node.name] = maps[node.name]
+                continue
+            inputs = [self.tensor(i) for i in node.input if not i.startswith("^")]
+            control = [self.control(i) for i in node.input if i.startswith("^")]
+            try:
+                attrs = self.attrs(node, len(inputs))
+            except errors.InvalidArgumentError as e:
+                raise errors.DataLossError(None, None, "Meta graph %s is damaged: %s" % (self.source, e.message)) \
+                    from None
+            if node.op in _PY_FUNC_OPS:
+                record = None
+                if PY_FUNC_ATTR in node.attr:
+                    try:
+                        record = json.loads(node.attr[PY_FUNC_ATTR].s.decode("utf-8"))
+                    except (UnicodeDecodeError, ValueError):
+                        record = None
+                # Always a fresh token: one from the file could name a function of the target graph.
+                attrs["token"] = token = "pyfunc_%d" % next(_script_tokens())
+                self.graph._py_funcs[token] = self.tw.py_func({"name": node.name, "op": node.op, "py_func": record})
+            with self.graph.control_dependencies(None):
+                op = self.graph._create_op(node.op, inputs, attrs, node.name, control)
+            if node.device and not self.clear_devices:
+                op._device = node.device
+            if GRAD_TYPE_ATTR in node.attr:
+                op._grad_type = _gd._text(node.attr[GRAD_TYPE_ATTR].s)
+            shapes = node.attr["_output_shapes"].list.shape if "_output_shapes" in node.attr else ()
+            for t, shape in zip(op._outputs, shapes):
+                try:
+                    t.set_shape(TensorShape(_gd._shape_value(shape)))
+                except (ValueError, TypeError):
+                    pass
+            self.ops[node.name] = maps[node.name] = op
+
+
+def _script_tokens():
+    from ..ops import script_ops
+    return script_ops._tokens
+
+
+def _function_graphs(meta, source):
+    if FUNCTIONS_KEY not in meta.collection_def:
+        return {"graphs": {}, "functions": {}}
+    values = meta.collection_def[FUNCTIONS_KEY].bytes_list.value
+    try:
+        d = json.loads(values[0].decode("utf-8")) if len(values) == 1 else None
+    except (UnicodeDecodeError, ValueError):
+        d = None
+    if not isinstance(d, dict) or not isinstance(d.get("graphs"), dict) or not isinstance(d.get("functions"), dict):
+        raise errors.DataLossError(None, None, "Meta graph %s is damaged: collection %s holds no valid function "
+                                   "graphs" % (source, FUNCTIONS_KEY))
+    return d
+
+
 def import_scoped_meta_graph(meta_graph_or_file, clear_devices=False, graph=None, import_scope=None, input_map=None,
                              trusted_modules=None, **kwargs):
     """Adds the ops and collections of a meta graph to `graph` (default: the default graph).
 
     Args:
-      meta_graph_or_file: A `MetaGraphDef` or the path of a `.meta` file.
+      meta_graph_or_file: A `MetaGraphDef` or the path of a binary or text `.meta` file.
       clear_devices: Drop the recorded devices.
       graph: The graph to import into.
       import_scope: A name scope to put the imported ops under.
@@ -725,52 +949,86 @@ def import_scoped_meta_graph(meta_graph_or_file, clear_devices=False, graph=None
       ValueError: If an op type is not registered, a node is malformed, or an op needs Python code
         from a module that is not trusted.
       TypeError: If `trusted_modules` holds something other than module names.
-      tf.errors.DataLossError: If a value (a constant) is damaged: an invalid dtype, or a shape
-        that disagrees with its data (checked before anything of that size is allocated).
+      tf.errors.DataLossError: If the file or a value in it (a constant) is damaged (checked before
+        anything of a claimed size is allocated); the message names the file.
     """
-    meta = meta_graph_or_file if isinstance(meta_graph_or_file, MetaGraphDef) else \
-        read_meta_graph_file(meta_graph_or_file)
+    meta, source = _as_meta_graph(meta_graph_or_file)
+    source = kwargs.get("source") or source
     graph = graph or ops.get_default_graph()
-    importer = _Importer(graph, meta.graph_def, clear_devices, input_map, _trusted_set(trusted_modules),
-                         getattr(meta, "source", None))
+    imap = {}
+    for k, v in (input_map or {}).items():
+        src, idx = _gd._tensor_name(k)
+        imap["%s:%d" % (src, idx)] = ops.convert_to_tensor(v)
+    tw = _Importer(graph, _function_graphs(meta, source), clear_devices, imap, _trusted_set(trusted_modules), source)
+    importer = _NodeImporter(graph, meta.graph_def, imap, source, tw, clear_devices)
+    nodes = list(meta.graph_def.node)
+    importer.check_types(nodes)
+    ordered = importer.order(nodes)
     with graph.as_default(), graph.name_scope(import_scope) if import_scope else contextlib.nullcontext():
-        importer.build_nodes(graph, meta.graph_def.get("node", []))
+        importer.build(ordered)
 
     def mapped(name):
         op_name, sep, idx = name.partition(":")
-        op = importer.maps[graph][op_name]
+        op = tw.maps[graph].get(op_name)
+        if op is None:
+            raise ValueError("Meta graph %s names '%s', which is not in its graph" % (source, name))
         return op.name + sep + idx
 
-    var_list = _import_collections(graph, meta.collection_def, mapped, importer)
+    var_list = _import_collections(graph, meta, mapped, source)
     return var_list, mapped
 
 
-def _import_collections(graph, collection_def, mapped, importer):
+def _import_collections(graph, meta, mapped, source):
+    from google.protobuf import message
+
     from ..variables import Variable
     from .saver import Saver
+    variable_pb2 = _pb("variable_pb2", "tf.train.import_meta_graph")
     variables = {}
     var_list = {}
-    for key, items in collection_def.items():
-        for item in items:
-            (kind, value), = item.items()
-            if kind == "variable":
-                name = value["variable_name"]
-                v = variables.get(name)
-                if v is None:
-                    v = variables[name] = _variable_from_def(graph, value, mapped, Variable)
-                    var_list[name] = v
-                graph.add_to_collection(key, v)
-            elif kind == "tensor":
-                graph.add_to_collection(key, graph.get_tensor_by_name(mapped(value)))
-            elif kind == "operation":
-                graph.add_to_collection(key, graph.get_operation_by_name(mapped(value)))
-            elif kind == "saver":
-                graph.add_to_collection(key, Saver(saver_def=_mapped_saver_def(SaverDef.from_dict(value), mapped)))
-            elif kind == "value":
-                try:
-                    graph.add_to_collection(key, importer.value(value))
-                except _Damaged as e:
-                    raise importer.damaged("an item of collection '%s'" % key, e) from None
+    for key in sorted(meta.collection_def):
+        if key == FUNCTIONS_KEY:
+            continue
+        col = meta.collection_def[key]
+        kind = col.WhichOneof("kind")
+        if kind is None:
+            logging.error("Cannot identify data type for collection %s. Skipping.", key)
+            continue
+        try:
+            if kind == "bytes_list" and key in _VARIABLE_KEYS:
+                for value in col.bytes_list.value:
+                    v = variables.get(value)
+                    if v is None:
+                        vd = variable_pb2.VariableDef.FromString(value)
+                        if vd.is_resource:
+                            raise errors.UnimplementedError(None, None, "Meta graph %s holds resource variable %s: "
+                                                            "tensorweave has reference variables only"
+                                                            % (source, vd.variable_name))
+                        v = variables[value] = _variable_from_def(graph, vd, mapped, Variable)
+                        var_list[vd.variable_name.partition(":")[0]] = v
+                    graph.add_to_collection(key, v)
+            elif kind == "bytes_list" and key == ops.GraphKeys.SAVERS:
+                for value in col.bytes_list.value:
+                    sd = _pb("saver_pb2").SaverDef.FromString(value)
+                    graph.add_to_collection(key, Saver(saver_def=_mapped_saver_def(sd, mapped)))
+            elif kind == "node_list":
+                for name in col.node_list.value:
+                    graph.add_to_collection(key, graph.as_graph_element(mapped(name)))
+            elif kind == "int64_list":
+                for value in col.int64_list.value:
+                    graph.add_to_collection(key, int(value))
+            elif kind == "float_list":
+                for value in col.float_list.value:
+                    graph.add_to_collection(key, float(value))
+            elif kind == "bytes_list":
+                for value in col.bytes_list.value:
+                    graph.add_to_collection(key, value)
+            else:  # any_list: the Any messages themselves (e.g. saved_model_assets)
+                for value in col.any_list.value:
+                    graph.add_to_collection(key, value)
+        except message.DecodeError as e:
+            raise errors.DataLossError(None, None, "Meta graph %s is damaged: an item of collection '%s' cannot be "
+                                       "parsed (%s)" % (source, key, e)) from None
     return var_list
 
 
@@ -781,14 +1039,18 @@ def _mapped_saver_def(sd, mapped):
     return sd
 
 
-def _variable_from_def(graph, d, mapped, cls):
+def _variable_from_def(graph, vd, mapped, cls):
     """A `Variable` object over the imported ops of one variable (TF's `Variable(variable_def=...)`)."""
+    def tensor(name):
+        name = mapped(name)
+        return graph.get_tensor_by_name(name if ":" in name else name + ":0")
+
     v = cls.__new__(cls)
-    v._variable = graph.get_operation_by_name(mapped(d["variable_name"]))._outputs[0]
-    v._initializer_op = graph.get_operation_by_name(mapped(d["initializer_name"]))
-    v._snapshot = graph.get_tensor_by_name(mapped(d["snapshot_name"]))
-    v._initial_value = graph.get_tensor_by_name(mapped(d["initial_value_name"]))
-    v._trainable = d["trainable"]
+    v._variable = tensor(vd.variable_name)
+    v._initializer_op = graph.get_operation_by_name(mapped(vd.initializer_name))
+    v._snapshot = tensor(vd.snapshot_name)
+    v._initial_value = tensor(vd.initial_value_name) if vd.initial_value_name else None
+    v._trainable = vd.trainable
     v._constraint = None
     v._save_slice_info = None
     return v

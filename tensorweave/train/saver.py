@@ -147,7 +147,7 @@ class Saver:
 
     def __init__(self, var_list=None, reshape=False, sharded=False, max_to_keep=5,
                  keep_checkpoint_every_n_hours=10000.0, name=None, restore_sequentially=False, saver_def=None,
-                 builder=None, defer_build=False, allow_empty=False, write_version=SaverDef.V2,
+                 builder=None, defer_build=False, allow_empty=False, write_version=2,
                  pad_step_number=False, save_relative_paths=False, filename=None):
         if defer_build and var_list:
             raise ValueError("If `var_list` is provided then build cannot be deferred. Either set defer_build=False "
@@ -351,7 +351,7 @@ class Saver:
         if write_meta_graph:
             filename = checkpoint_management.meta_graph_filename(checkpoint_file, meta_graph_suffix)
             with sess.graph.as_default():
-                self.export_meta_graph(filename)
+                self.export_meta_graph(filename, strip_default_attrs=strip_default_attrs)
         if not self._is_empty and write_state:
             self._record_last_checkpoint(model_checkpoint_path)
             checkpoint_management.update_checkpoint_state_internal(
@@ -406,7 +406,7 @@ class Saver:
         """
         return export_meta_graph(filename=filename, saver_def=self.to_proto(export_scope),
                                  collection_list=collection_list, as_text=as_text, export_scope=export_scope,
-                                 clear_devices=clear_devices)
+                                 clear_devices=clear_devices, strip_default_attrs=strip_default_attrs)
 
 
 def _check_meta_graph_mode():
@@ -459,11 +459,12 @@ def export_meta_graph(filename=None, meta_info_def=None, graph_def=None, saver_d
       graph_def: A `graph_def` of another `MetaGraphDef` to write instead of `graph`'s.
       saver_def: The `SaverDef` to record.
       collection_list: The collection keys to record (default: all).
-      as_text: Indent the JSON.
+      as_text: Write the protobuf text format instead of the binary one.
       graph: The graph (default: the default graph).
       export_scope: Export only ops under this name scope, with it stripped from names.
       clear_devices: Drop the ops' devices.
-      clear_extraneous_savers, strip_default_attrs, save_debug_info: Accepted for compatibility.
+      strip_default_attrs: Leave out attributes whose value is TF's default for the op.
+      clear_extraneous_savers, save_debug_info: Accepted for compatibility.
 
     Returns:
       The `MetaGraphDef`.
@@ -476,7 +477,8 @@ def export_meta_graph(filename=None, meta_info_def=None, graph_def=None, saver_d
     meta, _ = meta_graph.export_scoped_meta_graph(filename=filename, graph_def=graph_def, graph=graph,
                                                   export_scope=export_scope, as_text=as_text, saver_def=saver_def,
                                                   clear_devices=clear_devices, collection_list=collection_list,
-                                                  meta_info_def=meta_info_def)
+                                                  meta_info_def=meta_info_def,
+                                                  strip_default_attrs=strip_default_attrs)
     return meta
 
 
@@ -495,7 +497,8 @@ def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None
     UnimplementedError naming it when run.
 
     Args:
-      meta_graph_or_file: A `MetaGraphDef` or the path of a `.meta` file.
+      meta_graph_or_file: A `MetaGraphDef` protocol buffer or the path of a binary or text `.meta` file
+        (written by TensorFlow or tensorweave).
       clear_devices: Drop the recorded devices.
       import_scope: Name scope to put the imported ops under.
       trusted_modules: Module names (a name covers its submodules, e.g. `["my_project"]`) whose
@@ -510,7 +513,7 @@ def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None
 
     Raises:
       OSError: If the file cannot be read.
-      ValueError: If it is not a tensorweave meta graph, holds an op type that is not registered, or
+      ValueError: If it holds an op type that is not registered, or
         holds an op that needs Python code from a module not in `trusted_modules`.
       TypeError: If `trusted_modules` holds something other than module names.
       tf.errors.DataLossError: If a value in it (a constant) is damaged, e.g. a shape that
@@ -518,13 +521,12 @@ def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None
       RuntimeError: If eager execution is enabled.
     """
     _check_meta_graph_mode()
-    meta = meta_graph_or_file if isinstance(meta_graph_or_file, MetaGraphDef) else \
-        meta_graph.read_meta_graph_file(meta_graph_or_file)
-    var_list, mapped = meta_graph.import_scoped_meta_graph(meta, clear_devices=clear_devices,
-                                                           import_scope=import_scope,
+    meta, source = meta_graph._as_meta_graph(meta_graph_or_file)
+    var_list, mapped = meta_graph.import_scoped_meta_graph(meta, source=source,
+                                                           clear_devices=clear_devices, import_scope=import_scope,
                                                            input_map=kwargs.get("input_map"),
                                                            trusted_modules=trusted_modules)
-    if meta.saver_def is not None:
+    if meta.HasField("saver_def"):
         sd = SaverDef()
         sd.CopyFrom(meta.saver_def)
         return Saver(saver_def=meta_graph._mapped_saver_def(sd, mapped))

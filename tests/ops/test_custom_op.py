@@ -545,8 +545,8 @@ def test_meta_graph_naming_a_module_for_an_unknown_op_type_imports_nothing(tmp_p
     (tmp_path / (module + ".py")).write_text("open(%r, 'w').close()\n" % str(marker))
     monkeypatch.syspath_prepend(str(tmp_path))
     meta = tf.train.export_meta_graph()
-    meta.graph_def["node"] = [{"name": "evil", "op": "EvilOp", "input": [], "control_input": [], "attr": {},
-                               "output": [], "custom_op": module}]
+    del meta.graph_def.node[:]
+    meta.graph_def.node.add(name="evil", op="EvilOp").attr["_tensorweave_custom_op"].s = module.encode("utf-8")
     with pytest.raises(ValueError, match="Op type not registered 'EvilOp' in binary \\(needed by op 'evil'\\): it is "
                                          "a custom op declared in module '%s'; importing a meta graph imports only "
                                          "modules the caller trusts" % module):

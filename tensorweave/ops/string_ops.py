@@ -1,0 +1,123 @@
+"""String ops of TF's checkpoint graphs: "StringJoin" (`tf.strings.join`) and "StaticRegexFullMatch"
+(`tf.strings.regex_full_match` with a constant pattern). TF's sharded `Saver` builds both (the
+temporary directory of a save: `StringJoin([prefix, Select(StaticRegexFullMatch(prefix, "^s3://.*"),
+".part", "_temp/part")])`), so a SavedModel or meta graph written by TensorFlow uses them."""
+
+import re
+
+import numpy as np
+
+from ..framework import dtypes, errors, ops
+from ..framework.registry import NO_GRADIENT, register_op
+from ..framework.tensor_shape import TensorShape
+
+__all__ = ["string_join", "static_regex_full_match"]
+
+
+def _as_bytes(x):
+    return x if isinstance(x, bytes) else str(x).encode("utf-8")
+
+
+def _string_array(values, shape):
+    out = np.empty(len(values), dtype=object)
+    for i, v in enumerate(values):
+        out[i] = v
+    return out.reshape(shape)
+
+
+# ---- StringJoin --------------------------------------------------------------------------------
+def _join_infer(op):
+    for t in op._inputs:
+        if t.dtype is not dtypes.string:
+            raise TypeError("Input 'inputs' of 'StringJoin' Op has type %s that does not match expected type of "
+                            "string." % t.dtype.name)
+    shape = TensorShape([])
+    for t in op._inputs:
+        if t.shape.ndims != 0:
+            if shape.ndims == 0:
+                shape = t.shape
+            else:
+                shape = shape.merge_with(t.shape)
+    return [(dtypes.string, shape.as_tuple())]
+
+
+def _join_kernel(xp, *inputs, separator=""):
+    arrays = [np.asarray(x, dtype=object) for x in inputs]
+    shape = ()
+    for a in arrays:
+        if a.ndim:
+            if shape and a.shape != shape:
+                raise errors.InvalidArgumentError(None, None, "Input shapes do not match: %s vs. %s"
+                                                  % (list(shape), list(a.shape)))
+            shape = a.shape
+    sep = _as_bytes(separator)
+    n = int(np.prod(shape)) if shape else 1
+    flat = [a.reshape(-1) if a.ndim else None for a in arrays]
+    values = [sep.join(_as_bytes(f[i] if f is not None else a[()]) for f, a in zip(flat, arrays)) for i in range(n)]
+    return _string_array(values, shape)
+
+
+register_op("StringJoin", infer=_join_infer, kernel=_join_kernel, grad=NO_GRADIENT)
+
+
+def string_join(inputs, separator="", name=None):
+    """Joins the strings of `inputs` elementwise (TF's `tf.strings.join`, op "StringJoin").
+
+    Args:
+      inputs: A list of string tensors of one shape, or scalars (broadcast).
+      separator: The string put between the joined strings.
+      name: A name for the operation (optional).
+
+    Returns:
+      A string `Tensor` of the inputs' shape.
+
+    Raises:
+      TypeError: If an input is not a string tensor.
+      ValueError: If the inputs' static shapes differ.
+    """
+    with ops.name_scope(name, "StringJoin", inputs) as scope:
+        tensors = [ops.convert_to_tensor(x, dtype=dtypes.string) for x in inputs]
+        return ops.apply_op("StringJoin", tensors, {"separator": separator}, name=scope)
+
+
+# ---- StaticRegexFullMatch ----------------------------------------------------------------------
+def _match_infer(op):
+    if op._inputs[0].dtype is not dtypes.string:
+        raise TypeError("Input 'input' of 'StaticRegexFullMatch' Op has type %s that does not match expected type "
+                        "of string." % op._inputs[0].dtype.name)
+    try:
+        re.compile(_as_bytes(op._attrs["pattern"]))
+    except re.error as e:
+        raise ValueError("Invalid pattern: %s, error: %s" % (op._attrs["pattern"], e)) from None
+    return [(dtypes.bool_, op._inputs[0].shape.as_tuple())]
+
+
+def _match_kernel(xp, x, pattern):
+    regex = re.compile(_as_bytes(pattern), re.DOTALL)
+    a = np.asarray(x, dtype=object)
+    out = np.array([regex.fullmatch(_as_bytes(v)) is not None for v in a.reshape(-1)], dtype=bool)
+    return out.reshape(a.shape)
+
+
+register_op("StaticRegexFullMatch", infer=_match_infer, kernel=_match_kernel, grad=NO_GRADIENT)
+
+
+def static_regex_full_match(input, pattern, name=None):  # noqa: A002 (TF's argument name)
+    """Whether each string of `input` matches the regular expression `pattern` in full (TF's op
+    "StaticRegexFullMatch"; Python's `re` syntax stands for RE2's, which agree on common patterns).
+
+    Args:
+      input: A string `Tensor`.
+      pattern: The regular expression (a Python string).
+      name: A name for the operation (optional).
+
+    Returns:
+      A bool `Tensor` of the shape of `input`.
+
+    Raises:
+      TypeError: If `input` is not a string tensor.
+      ValueError: If `pattern` is not a valid regular expression.
+    """
+    with ops.name_scope(name, "StaticRegexFullMatch", [input]) as scope:
+        x = ops.convert_to_tensor(input, dtype=dtypes.string)
+        return ops.apply_op("StaticRegexFullMatch", [x], {"pattern": pattern}, name=scope)

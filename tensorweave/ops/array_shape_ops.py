@@ -635,10 +635,16 @@ def _bcast_args_infer(op):
     if dt not in (dtypes.int32, dtypes.int64) or op._inputs[1].dtype is not dt:
         raise TypeError("Inputs of 'BroadcastGradientArgs' Op must both be int32 or int64, got %s and %s"
                         % (dt.name, op._inputs[1].dtype.name))
+    for t in op._inputs:
+        if t.shape.ndims is not None and t.shape.ndims != 1:
+            raise ValueError("Shape must be rank 1 but is rank %d" % t.shape.ndims)
     return [(dt, (None,)), (dt, (None,))]
 
 
 def _bcast_args_kernel(xp, s0, s1):
+    for i, s in enumerate((s0, s1)):
+        if np.ndim(s) != 1:
+            raise _invalid("In[%d] must be a vector.%s" % (i, _fmt(np.shape(s))))
     a, b = [int(d) for d in np.asarray(s0).reshape(-1)], [int(d) for d in np.asarray(s1).reshape(-1)]
     dt = np.asarray(s0).dtype
     if a == b:
@@ -661,3 +667,27 @@ def _bcast_args_kernel(xp, s0, s1):
 
 
 register_op("BroadcastGradientArgs", infer=_bcast_args_infer, kernel=_bcast_args_kernel, grad=NO_GRADIENT)
+
+
+def broadcast_gradient_args(s0, s1, name=None):
+    """The axes to sum a broadcast result's gradient over for each input (TF's op
+    "BroadcastGradientArgs", `array_ops.broadcast_gradient_args`: the gradient graphs TF writes use it).
+
+    Args:
+      s0: A 1-D int32 or int64 tensor: the first input's shape.
+      s1: A 1-D tensor of the same dtype: the second input's shape.
+      name: A name for the operation (optional).
+
+    Returns:
+      A tuple `(r0, r1)` of 1-D tensors of the dtype of `s0`: the axes of the broadcast shape that
+      `s0` (`s1`) lacks or has as 1; both empty when the shapes are equal.
+
+    Raises:
+      TypeError: If the inputs are not both int32 or both int64.
+      ValueError: If an input's static rank is not 1.
+      InvalidArgumentError: At run time, if an input is not a vector or the shapes do not broadcast.
+    """
+    with ops.name_scope(name, "BroadcastGradientArgs", [s0, s1]) as scope:
+        s0 = ops.convert_to_tensor(s0)
+        s1 = ops.convert_to_tensor(s1, dtype=s0.dtype)
+        return tuple(ops.apply_op("BroadcastGradientArgs", [s0, s1], {}, name=scope))

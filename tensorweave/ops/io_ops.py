@@ -153,7 +153,13 @@ def _scalar_string_infer(op):
 
 
 def _sharded_filename_kernel(xp, basename, shard, num_shards):
-    return _string_scalar(("%s-%05d-of-%05d" % (_as_str(basename), int(shard), int(num_shards))).encode("utf-8"))
+    for name, value in (("basename", basename), ("shard", shard), ("num_shards", num_shards)):
+        if np.ndim(value) != 0:
+            raise errors.InvalidArgumentError(None, None, "%s must be a scalar, got shape [%s]" % (
+                name, ",".join(str(d) for d in np.shape(value))))
+    base = basename[()] if isinstance(basename, np.ndarray) else basename
+    base = base if isinstance(base, bytes) else str(base).encode("utf-8")
+    return _string_scalar(base + b"-%05d-of-%05d" % (int(shard), int(num_shards)))
 
 
 def _string_scalar(b):
@@ -179,7 +185,7 @@ def sharded_filename(basename, shard, num_shards, name=None):
     """
     with ops.name_scope(name, "ShardedFilename", []) as scope:
         inputs = [ops.convert_to_tensor(basename, dtype=dtypes_lib.string),
-                  ops.convert_to_tensor(shard, dtype=dtypes_lib.int32),
+                  ops.convert_to_tensor(shard, dtype=dtypes_lib.int32, name="shard"),
                   ops.convert_to_tensor(num_shards, dtype=dtypes_lib.int32)]
         return ops.apply_op("ShardedFilename", inputs, {}, name=scope)
 
@@ -223,7 +229,7 @@ def merge_v2_checkpoints(checkpoint_prefixes, destination_prefix, delete_old_dir
       one, InvalidArgumentError when two sources hold the same tensor name.
     """
     with ops.name_scope(name, "MergeV2Checkpoints", []) as scope:
-        inputs = [ops.convert_to_tensor(checkpoint_prefixes, dtype=dtypes_lib.string),
+        inputs = [ops.convert_to_tensor(checkpoint_prefixes, dtype=dtypes_lib.string, name="checkpoint_prefixes"),
                   ops.convert_to_tensor(destination_prefix, dtype=dtypes_lib.string)]
         return ops.apply_op("MergeV2Checkpoints", inputs, {"delete_old_dirs": bool(delete_old_dirs),
                                                            "allow_missing_files": bool(allow_missing_files)},

@@ -27,10 +27,9 @@ def _string_array(values, shape):
 
 # ---- StringJoin --------------------------------------------------------------------------------
 def _join_infer(op):
-    for t in op._inputs:
-        if t.dtype is not dtypes.string:
-            raise TypeError("Input 'inputs' of 'StringJoin' Op has type %s that does not match expected type of "
-                            "string." % t.dtype.name)
+    if any(t.dtype is not dtypes.string for t in op._inputs):
+        raise TypeError("Tensors in list passed to 'inputs' of 'StringJoin' Op have types [%s] that do not match "
+                        "expected type string." % ", ".join(t.dtype.name for t in op._inputs))
     shape = TensorShape([])
     for t in op._inputs:
         if t.shape.ndims != 0:
@@ -47,8 +46,8 @@ def _join_kernel(xp, *inputs, separator=""):
     for a in arrays:
         if a.ndim:
             if shape and a.shape != shape:
-                raise errors.InvalidArgumentError(None, None, "Input shapes do not match: %s vs. %s"
-                                                  % (list(shape), list(a.shape)))
+                raise errors.InvalidArgumentError(None, None, "Input shapes do not match: [%s] vs. [%s]" % (
+                    ",".join(map(str, shape)), ",".join(map(str, a.shape))))
             shape = a.shape
     sep = _as_bytes(separator)
     n = int(np.prod(shape)) if shape else 1
@@ -76,7 +75,7 @@ def string_join(inputs, separator="", name=None):
       ValueError: If the inputs' static shapes differ.
     """
     with ops.name_scope(name, "StringJoin", inputs) as scope:
-        tensors = [ops.convert_to_tensor(x, dtype=dtypes.string) for x in inputs]
+        tensors = [x if isinstance(x, ops.Tensor) else ops.convert_to_tensor(x, dtype=dtypes.string) for x in inputs]
         return ops.apply_op("StringJoin", tensors, {"separator": separator}, name=scope)
 
 
@@ -93,7 +92,7 @@ def _match_infer(op):
 
 
 def _match_kernel(xp, x, pattern):
-    regex = re.compile(_as_bytes(pattern), re.DOTALL)
+    regex = re.compile(_as_bytes(pattern))
     a = np.asarray(x, dtype=object)
     out = np.array([regex.fullmatch(_as_bytes(v)) is not None for v in a.reshape(-1)], dtype=bool)
     return out.reshape(a.shape)
@@ -119,5 +118,5 @@ def static_regex_full_match(input, pattern, name=None):  # noqa: A002 (TF's argu
       ValueError: If `pattern` is not a valid regular expression.
     """
     with ops.name_scope(name, "StaticRegexFullMatch", [input]) as scope:
-        x = ops.convert_to_tensor(input, dtype=dtypes.string)
+        x = input if isinstance(input, ops.Tensor) else ops.convert_to_tensor(input, dtype=dtypes.string)
         return ops.apply_op("StaticRegexFullMatch", [x], {"pattern": pattern}, name=scope)

@@ -361,8 +361,43 @@ def _resolve_trusted(module, qualname):
     return obj
 
 
+class _UntrustedCode(ValueError):
+    """The meta graph needs Python code from a module the caller did not trust (a ValueError: the
+    caller decides with `trusted_modules`; the file itself may be fine)."""
+
+
+@contextlib.contextmanager
+def _trust_errors():
+    """Marks the ValueErrors of `custom_op.import_declaring_module` as `_UntrustedCode`."""
+    try:
+        yield
+    except _UntrustedCode:
+        raise
+    except ValueError as e:
+        raise _UntrustedCode(str(e)) from e
+
+
+def _error_text(e):
+    return str(e.args[0]) if isinstance(e, KeyError) and len(e.args) == 1 else str(e)
+
+
+@contextlib.contextmanager
+def _content_errors(source):
+    """Turns what a meta graph that parses but is damaged or inconsistent (an unknown input, a
+    missing attr, shapes an op refuses, a name that is not in the graph) makes the import code
+    raise into `InvalidArgumentError` naming `source`. TF's error classes and the refusal to run
+    untrusted code pass unchanged."""
+    try:
+        yield
+    except (errors.OpError, _UntrustedCode):
+        raise
+    except (ValueError, TypeError, LookupError, AttributeError, ArithmeticError, UnicodeError, RecursionError) as e:
+        raise errors.InvalidArgumentError(None, None, "Meta graph %s cannot be imported: %s" % (
+            source, _error_text(e))) from e
+
+
 def _untrusted_py_func(node, module, name):
-    return ValueError("Op '%s' (type %s) calls the Python function %s: importing a meta graph imports and calls "
+    return _UntrustedCode("Op '%s' (type %s) calls the Python function %s: importing a meta graph imports and calls "
                       "Python code only from modules the caller trusts. If this file is yours, pass "
                       "trusted_modules=['%s'] to tf.train.import_meta_graph" % (node["name"], node["op"], name, module))
 
@@ -606,7 +641,8 @@ class _Importer:
         try:
             return self.maps[graph][name]
         except KeyError:
-            raise ValueError("Meta graph references an op '%s' that is not defined before its use" % name) from None
+            raise errors.DataLossError(None, None, "Meta graph %s is damaged: it references an op '%s' that is not "
+                                       "defined before its use" % (self.source, name)) from None
 
     def tensor(self, ref, graph):
         depth, name = (0, ref) if isinstance(ref, str) else ref
@@ -651,7 +687,7 @@ class _Importer:
             return {_hashable(self.value(k)): self.value(y) for k, y in x}
         if tag == "$function":
             return self.function(x)
-        raise ValueError("Unknown attr value tag %r in meta graph" % tag)
+        raise _Damaged("holds an unknown value tag %r" % (tag,))
 
     def function(self, fid):
         fn = self.functions.get(fid)
@@ -688,7 +724,8 @@ class _Importer:
             for node in nodes:
                 if not isinstance(node, dict) or not isinstance(node.get("name"), str) \
                         or not isinstance(node.get("op"), str) or not isinstance(node.get("attr", {}), dict):
-                    raise ValueError("Meta graph %s holds a malformed node: %s" % (self.source, str(node)[:200]))
+                    raise errors.DataLossError(None, None, "Meta graph %s holds a malformed node: %s"
+                                               % (self.source, str(node)[:200]))
                 if "unserializable" in node:
                     self.maps[g][node["name"]] = _unrestorable(g, node, [self.op(r, g) for r in node["control_input"]])
                     continue
@@ -696,11 +733,12 @@ class _Importer:
                     registry.get_op_def(node["op"])
                 except LookupError:
                     if "custom_op" not in node:
-                        raise ValueError("Op type not registered '%s' in binary (needed by op '%s')"
-                                         % (node["op"], node["name"])) from None
+                        raise errors.NotFoundError(None, None, "Op type not registered '%s' in binary (needed by op "
+                                                   "'%s')" % (node["op"], node["name"])) from None
                     module = node["custom_op"]
-                    custom_op.import_declaring_module(node["op"], module, node["name"],
-                                                      trusted=_is_trusted(module, self.trusted))
+                    with _trust_errors():
+                        custom_op.import_declaring_module(node["op"], module, node["name"],
+                                                          trusted=_is_trusted(module, self.trusted))
                 inputs = [self.tensor(r, g) for r in node["input"]]
                 control = [self.op(r, g) for r in node["control_input"]]
                 for k in node["attr"]:
@@ -850,13 +888,14 @@ class _NodeImporter(_gd._GraphDefImporter):
             except LookupError:
                 if CUSTOM_OP_ATTR in node.attr:
                     module = _gd._text(node.attr[CUSTOM_OP_ATTR].s)
-                    custom_op.import_declaring_module(node.op, module, node.name,
-                                                      trusted=_is_trusted(module, self.tw.trusted))
+                    with _trust_errors():
+                        custom_op.import_declaring_module(node.op, module, node.name,
+                                                          trusted=_is_trusted(module, self.tw.trusted))
                 else:
                     unknown.setdefault(node.op, node.name)
         if unknown:
-            raise ValueError("Op type not registered %s in binary running on tensorweave (needed by %s)"
-                             % (", ".join("'%s'" % t for t in sorted(unknown)),
+            raise errors.NotFoundError(None, None, "Op type not registered %s in binary running on tensorweave "
+                                       "(needed by %s)" % (", ".join("'%s'" % t for t in sorted(unknown)),
                                 ", ".join("op '%s'" % unknown[t] for t in sorted(unknown))))
 
     def _record(self, node):
@@ -866,7 +905,8 @@ class _NodeImporter(_gd._GraphDefImporter):
             raise errors.DataLossError(None, None, "Meta graph %s is damaged: attr %s of op '%s' is not JSON (%s)"
                                        % (self.source, NODE_ATTR, node.name, e)) from None
         if not isinstance(record, dict) or record.get("name") != node.name:
-            raise ValueError("Meta graph %s holds a malformed node: %s" % (self.source, str(record)[:200]))
+            raise errors.DataLossError(None, None, "Meta graph %s holds a malformed node: %s"
+                                       % (self.source, str(record)[:200]))
         return record
 
     def build(self, nodes):
@@ -946,11 +986,14 @@ def import_scoped_meta_graph(meta_graph_or_file, clear_devices=False, graph=None
       mapping an original op or tensor name to the imported one.
 
     Raises:
-      ValueError: If an op type is not registered, a node is malformed, or an op needs Python code
-        from a module that is not trusted.
+      ValueError: If an op needs Python code from a module that is not trusted.
       TypeError: If `trusted_modules` holds something other than module names.
-      tf.errors.DataLossError: If the file or a value in it (a constant) is damaged (checked before
-        anything of a claimed size is allocated); the message names the file.
+      tf.errors.NotFoundError: If an op type is not registered.
+      tf.errors.DataLossError: If the file or a value in it (a constant, a tensorweave record, a
+        collection item, a name) is damaged (checked before anything of a claimed size is
+        allocated); the message names the file.
+      tf.errors.InvalidArgumentError: If the graph it holds is inconsistent (an unknown input, a
+        missing attr, shapes an op refuses); the message names the file.
     """
     meta, source = _as_meta_graph(meta_graph_or_file)
     source = kwargs.get("source") or source
@@ -959,22 +1002,26 @@ def import_scoped_meta_graph(meta_graph_or_file, clear_devices=False, graph=None
     for k, v in (input_map or {}).items():
         src, idx = _gd._tensor_name(k)
         imap["%s:%d" % (src, idx)] = ops.convert_to_tensor(v)
-    tw = _Importer(graph, _function_graphs(meta, source), clear_devices, imap, _trusted_set(trusted_modules), source)
-    importer = _NodeImporter(graph, meta.graph_def, imap, source, tw, clear_devices)
-    nodes = list(meta.graph_def.node)
-    importer.check_types(nodes)
-    ordered = importer.order(nodes)
-    with graph.as_default(), graph.name_scope(import_scope) if import_scope else contextlib.nullcontext():
-        importer.build(ordered)
+    trusted = _trusted_set(trusted_modules)
+    with _content_errors(source):
+        tw = _Importer(graph, _function_graphs(meta, source), clear_devices, imap, trusted, source)
+        importer = _NodeImporter(graph, meta.graph_def, imap, source, tw, clear_devices)
+        nodes = list(meta.graph_def.node)
+        importer.check_types(nodes)
+        ordered = importer.order(nodes)
+        with graph.as_default(), graph.name_scope(import_scope) if import_scope else contextlib.nullcontext():
+            importer.build(ordered)
 
     def mapped(name):
         op_name, sep, idx = name.partition(":")
         op = tw.maps[graph].get(op_name)
         if op is None:
-            raise ValueError("Meta graph %s names '%s', which is not in its graph" % (source, name))
+            raise errors.DataLossError(None, None, "Meta graph %s is damaged: it names '%s', which is not in its "
+                                       "graph" % (source, name))
         return op.name + sep + idx
 
-    var_list = _import_collections(graph, meta, mapped, source)
+    with _content_errors(source):
+        var_list = _import_collections(graph, meta, mapped, source)
     return var_list, mapped
 
 

@@ -87,7 +87,7 @@ def _build_save_restore(names_to_vars, name, filename, reshape, max_to_keep, kee
     """Adds the save and restore ops (TF's layout: save/Const, save/SaveV2, save/control_dependency,
     save/RestoreV2, save/Assign*, save/restore_all) and returns their SaverDef."""
     from ..framework import constant_op
-    from ..ops import array_ops, core_ops, state_ops
+    from ..ops import core_ops
     items = sorted(names_to_vars.items())
     refs = [_var_ref(v) for _, v in items]
     graph = refs[0].graph
@@ -95,22 +95,67 @@ def _build_save_restore(names_to_vars, name, filename, reshape, max_to_keep, kee
         default = constant_op.constant(filename or "model", name="filename/input")
         filename_tensor = core_ops.placeholder_with_default(default, shape=(), name="filename")
         filename_tensor = core_ops.placeholder_with_default(filename_tensor, shape=(), name="Const")
-        names = [n for n, _ in items]
-        slices = [""] * len(names)
-        save = io_ops.save_v2(filename_tensor, names, slices, refs)
-        with graph.control_dependencies([save]):
-            save_tensor = core_ops.identity(filename_tensor, name="control_dependency")
-        restored = io_ops.restore_v2(filename_tensor, names, slices, [r.dtype for r in refs])
-        assigns = []
-        for ref, value in zip(refs, restored):
-            if reshape:
-                shape = ref.shape.as_list() if ref.shape.is_fully_defined() else core_ops.shape(ref)
-                value = array_ops.reshape(value, shape)
-            assigns.append(state_ops.assign(ref, value, validate_shape=ref.shape.is_fully_defined()).op)
-        restore_op = core_ops.group(*assigns, name="restore_all")
+        if sharded:
+            save_tensor, restore_op = _sharded_save_restore(graph, filename_tensor, items, refs, reshape)
+        else:
+            names = [n for n, _ in items]
+            slices = [""] * len(names)
+            save = io_ops.save_v2(filename_tensor, names, slices, refs)
+            with graph.control_dependencies([save]):
+                save_tensor = core_ops.identity(filename_tensor, name="control_dependency")
+            assigns = _restore_assigns(filename_tensor, names, refs, reshape)
+            restore_op = core_ops.group(*assigns, name="restore_all")
     return SaverDef(filename_tensor_name=filename_tensor.name, save_tensor_name=save_tensor.name,
                     restore_op_name=restore_op.name, max_to_keep=max_to_keep or 0, sharded=bool(sharded),
                     keep_checkpoint_every_n_hours=keep_hours, version=SaverDef.V2)
+
+
+def _restore_assigns(prefix, names, refs, reshape):
+    """RestoreV2 of `names` from `prefix` and the Assign ops of the values to `refs`."""
+    from ..ops import array_ops, core_ops, state_ops
+    restored = io_ops.restore_v2(prefix, names, [""] * len(names), [r.dtype for r in refs])
+    assigns = []
+    for ref, value in zip(refs, restored):
+        if reshape:
+            shape = ref.shape.as_list() if ref.shape.is_fully_defined() else core_ops.shape(ref)
+            value = array_ops.reshape(value, shape)
+        assigns.append(state_ops.assign(ref, value, validate_shape=ref.shape.is_fully_defined()).op)
+    return assigns
+
+
+def _sharded_save_restore(graph, prefix, items, refs, reshape):
+    """TF's sharded V2 save and restore ops (`Saver(sharded=True)`): the variables grouped by device
+    (sorted by device name; one group when none is placed), each group saved by its own SaveV2 to
+    `ShardedFilename(<prefix>_temp/part, shard, num_shards)` (`<prefix>.part` for "s3://" paths),
+    then MergeV2Checkpoints merges the shards into `<prefix>` (one data file per shard) and removes
+    the temporary directory. Returns (save tensor, restore op)."""
+    from ..framework import constant_op
+    from ..ops import array_select_ops, core_ops, string_ops
+    groups = {}
+    for (name, _), ref in zip(items, refs):
+        groups.setdefault(ref.op.device or "", []).append((name, ref))
+    per_device = sorted(groups.items())
+    is_s3 = string_ops.static_regex_full_match(prefix, "^s3://.*")
+    suffix = array_select_ops.where(is_s3, constant_op.constant(".part"),
+                                    constant_op.constant(os.path.normpath("_temp/part")))
+    tmp_prefix = string_ops.string_join([prefix, suffix])
+    num_shards = constant_op.constant(len(per_device), name="num_shards")
+    shard_prefixes, shard_saves = [], []
+    for shard, (_, group) in enumerate(per_device):
+        shard_prefix = io_ops.sharded_filename(tmp_prefix, shard, num_shards)
+        shard_prefixes.append(shard_prefix)
+        save = io_ops.save_v2(shard_prefix, [n for n, _ in group], [""] * len(group), [r for _, r in group])
+        with graph.control_dependencies([save]):
+            shard_saves.append(core_ops.identity(shard_prefix, name="control_dependency"))
+    with graph.control_dependencies([t.op for t in shard_saves]):
+        merge = io_ops.merge_v2_checkpoints(shard_prefixes, prefix, delete_old_dirs=True)
+        with graph.control_dependencies([merge]):
+            save_tensor = core_ops.identity(prefix)
+    shards = []
+    for _, group in per_device:
+        assigns = _restore_assigns(prefix, [n for n, _ in group], [r for _, r in group], reshape)
+        shards.append(core_ops.group(*assigns, name="restore_shard"))
+    return save_tensor, core_ops.group(*shards, name="restore_all")
 
 
 def _prepend_name_scope(name, scope):
@@ -124,7 +169,8 @@ class Saver:
       var_list: A list of variables (saved under their op names) or a dict {checkpoint name:
         variable}. Default: all global variables and saveable objects.
       reshape: Allow restoring a variable from a tensor of another shape with as many elements.
-      sharded: Accepted for compatibility (there is one device, so one shard).
+      sharded: Save one data file per device holding variables (TF's sharded V2 saver: each
+        shard written under `<prefix>_temp/part-<k>-of-<n>`, then merged into `<prefix>`).
       max_to_keep: How many recent checkpoints to keep (None or 0: keep all).
       keep_checkpoint_every_n_hours: Additionally keep one checkpoint every N hours.
       name: Name scope of the save/restore ops (default "save").
@@ -513,11 +559,14 @@ def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None
 
     Raises:
       OSError: If the file cannot be read.
-      ValueError: If it holds an op type that is not registered, or
-        holds an op that needs Python code from a module not in `trusted_modules`.
+      ValueError: If it holds an op that needs Python code from a module not in `trusted_modules`.
       TypeError: If `trusted_modules` holds something other than module names.
-      tf.errors.DataLossError: If a value in it (a constant) is damaged, e.g. a shape that
-        disagrees with its data; the message names the file and the op.
+      tf.errors.NotFoundError: If it holds an op type that is not registered.
+      tf.errors.DataLossError: If it is damaged: not a MetaGraphDef, or a value in it (a constant,
+        a record, a collection item, a name) that is undecodable or names nothing; the message
+        names the file.
+      tf.errors.InvalidArgumentError: If the graph it holds is inconsistent (an unknown input, a
+        missing attr, shapes an op refuses); the message names the file.
       RuntimeError: If eager execution is enabled.
     """
     _check_meta_graph_mode()
@@ -529,7 +578,8 @@ def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None
     if meta.HasField("saver_def"):
         sd = SaverDef()
         sd.CopyFrom(meta.saver_def)
-        return Saver(saver_def=meta_graph._mapped_saver_def(sd, mapped))
+        with meta_graph._content_errors(source):
+            return Saver(saver_def=meta_graph._mapped_saver_def(sd, mapped))
     if var_list or _all_saveable_objects(scope=import_scope):
         return Saver()
     logging.info("Saver not created because there are no variables in the graph to restore")

@@ -904,12 +904,13 @@ def test_meta_graph_errors(tmp_path):
         tf.train.import_meta_graph(str(bad))
     meta = tf.train.export_meta_graph()
     meta.graph_def.node.add(name="n", op="NoSuchOp")
-    with pytest.raises(ValueError, match="Op type not registered 'NoSuchOp' in binary running on tensorweave "
-                                         "\\(needed by op 'n'\\)"):
+    with pytest.raises(tf.errors.NotFoundError, match="Op type not registered 'NoSuchOp' in binary running on "
+                                                      "tensorweave \\(needed by op 'n'\\)"):
         tf.train.import_meta_graph(meta)
     del meta.graph_def.node[:]
     meta.graph_def.node.add(name="n", op="TensorweaveIf").attr["_tensorweave_node"].s = b'{"name": 3}'
-    with pytest.raises(ValueError, match="Meta graph <MetaGraphDef> holds a malformed node: \\{'name': 3"):
+    with pytest.raises(tf.errors.DataLossError, match="Meta graph <MetaGraphDef> holds a malformed node: "
+                                                     "\\{'name': 3"):
         tf.train.import_meta_graph(meta)
     meta.graph_def.node[0].attr["_tensorweave_node"].s = b'{"name'
     with pytest.raises(tf.errors.DataLossError, match="attr _tensorweave_node of op 'n' is not JSON"):

@@ -128,12 +128,37 @@ def test_merge_v2_checkpoints_writes_one_data_file_per_shard(tmp_path):
     np.testing.assert_array_equal(reader.get_tensor("b"), b)
 
 
-def test_fuzzed_meta_graph_files_raise_data_loss_or_invalid_argument(tmp_path):
-    data = open(os.path.join(DATA, "model.ckpt-0.meta"), "rb").read()
+def _tensorweave_meta_graph_bytes():
+    """A tensorweave meta graph with TensorweaveIf/TensorweaveWhile records, variables, a train op."""
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 2], name="x")
+        w = tf.Variable(np.ones((2, 3), np.float32), name="w")
+        y = tf.cond(tf.reduce_sum(x) > 0, lambda: tf.matmul(x, w), lambda: tf.matmul(x, w) * 2.0)
+        _, total = tf.while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, a * 2.0), [0, tf.reduce_sum(y)])
+        tf.train.GradientDescentOptimizer(0.1).minimize(total)
+        tf.add_to_collection("my_numbers", 3)
+        return tf.train.Saver().export_meta_graph().SerializeToString()
+
+
+# What a damaged file may raise: DataLossError (undecodable or inconsistent data) or
+# InvalidArgumentError (a graph TF's importer would refuse too: an unknown input, a missing attr,
+# shapes an op refuses), NotFoundError for an op type that is not registered (as TF) and
+# UnimplementedError where TF says so too (a cycle, resource variables). Never a bare
+# ValueError/TypeError/KeyError/IndexError from inside the importer.
+_FILE_ERRORS = (tf.errors.DataLossError, tf.errors.InvalidArgumentError, tf.errors.NotFoundError,
+                tf.errors.UnimplementedError)
+
+
+@pytest.mark.parametrize("source", ["tensorflow", "tensorweave"])
+def test_fuzzed_meta_graph_files_raise_data_loss_or_invalid_argument(tmp_path, source):
+    if source == "tensorflow":
+        data = open(os.path.join(DATA, "model.ckpt-0.meta"), "rb").read()
+    else:
+        data = _tensorweave_meta_graph_bytes()
     rng = np.random.RandomState(0)
     path = str(tmp_path / "f.meta")
-    cases = [data[:n] for n in rng.randint(0, len(data), 40)]
-    for _ in range(80):
+    cases = [data[:n] for n in rng.randint(0, len(data), 60)]
+    for _ in range(240):
         b = bytearray(data)
         for _ in range(rng.randint(1, 4)):
             i = rng.randint(len(b))
@@ -145,6 +170,55 @@ def test_fuzzed_meta_graph_files_raise_data_loss_or_invalid_argument(tmp_path):
         with tf.Graph().as_default():
             try:
                 tf.train.import_meta_graph(path)
-            except (tf.errors.DataLossError, tf.errors.InvalidArgumentError, tf.errors.UnimplementedError,
-                    tf.errors.NotFoundError, ValueError, TypeError):
-                pass
+            except _FILE_ERRORS as e:
+                assert path in e.message or "<MetaGraphDef>" not in e.message, e.message
+            except Exception as e:  # noqa: BLE001 (the test reports any other class)
+                pytest.fail("damaged meta graph raised %s: %s" % (type(e).__name__, e))
+
+
+def _golden():
+    return meta_graph.read_meta_graph_file(os.path.join(DATA, "model.ckpt-0.meta"))
+
+
+def test_inconsistent_meta_graph_raises_invalid_argument_naming_the_file(tmp_path):
+    path = str(tmp_path / "m.meta")
+
+    def write_and_import(meta):
+        with open(path, "wb") as f:
+            f.write(meta.SerializeToString())
+        with tf.Graph().as_default():
+            tf.train.import_meta_graph(path)
+
+    meta = _golden()
+    node = next(n for n in meta.graph_def.node if n.op == "MatMul")
+    node.input[0] = "no_such_node"
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Meta graph %s cannot be imported: Node '%s': Unknown "
+                       "input node 'no_such_node'" % (path, node.name)):
+        write_and_import(meta)
+    meta = _golden()
+    node = next(n for n in meta.graph_def.node if n.op == "Const")
+    del node.attr["value"]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Meta graph %s cannot be imported: NodeDef '%s' "
+                       "\\(op Const\\) is missing attr 'value'" % (path, node.name)):
+        write_and_import(meta)
+    meta = _golden()
+    meta.collection_def["my_numbers"].Clear()
+    meta.collection_def["my_numbers"].node_list.value.append("no_op_here:0")
+    with pytest.raises(tf.errors.DataLossError, match="Meta graph %s is damaged: it names 'no_op_here:0', which is "
+                       "not in its graph" % path):
+        write_and_import(meta)
+    meta = _golden()
+    meta.collection_def["my_numbers"].Clear()
+    meta.collection_def["my_numbers"].node_list.value.append("zeros_1:7")
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Meta graph %s cannot be imported: The name 'zeros_1:7' "
+                       "refers to a Tensor which does not exist" % path):
+        write_and_import(meta)
+    meta = _golden()
+    meta.graph_def.node[0].op = "NoSuchOp"
+    with pytest.raises(tf.errors.NotFoundError, match="Op type not registered 'NoSuchOp' in binary running on "
+                       "tensorweave"):
+        write_and_import(meta)
+    meta = _golden()
+    meta.saver_def.restore_op_name = "nowhere"
+    with pytest.raises(tf.errors.DataLossError, match="Meta graph %s is damaged: it names 'nowhere'" % path):
+        write_and_import(meta)

@@ -14,11 +14,6 @@ EXEMPT = {
     "_ReluMaxPoolGrad": _INTERNAL,
     "RefRead": "built only inside function bodies (a variable captured by a while_loop/cond body), never in the "
                "graph a row's fn builds: tests/ops/test_op_table_stateful.py::test_ref_read_*",
-    "BroadcastGradientArgs": "int shape-vector op of TF's gradient graphs (no float dtypes, no gradient): "
-                             "tests/train/test_tf_meta_graph.py::test_sharded_save_ops and the TF golden's train op",
-    "ShardedFilename": "string op of the sharded saver: tests/train/test_tf_meta_graph.py::test_sharded_save_ops",
-    "StringJoin": "string-valued op: tests/train/test_tf_meta_graph.py::test_sharded_save_ops",
-    "StaticRegexFullMatch": "string-input op: tests/train/test_tf_meta_graph.py::test_sharded_save_ops",
     "MergeV2Checkpoints": "file-merging op without outputs: "
                           "tests/train/test_tf_meta_graph.py::test_merge_v2_checkpoints_writes_one_data_file_per_shard",
     "Unrestorable": "stands for an op a meta graph could not serialize and raises UnimplementedError whenever it "

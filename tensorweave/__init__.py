@@ -51,6 +51,8 @@ from .ops.math_compat_ops import arg_max, arg_min
 from .ops.norm_ops import norm
 from . import math_ns as math
 from . import bitwise_ns as bitwise
+from . import dtypes_ns as dtypes
+from . import random_ns as random
 # [array_ops]
 from .ops.array_ops import (boolean_mask, broadcast_dynamic_shape, broadcast_static_shape,  # noqa: A004
                             broadcast_to, concat, expand_dims, fill, gather, gather_nd, invert_permutation, meshgrid,

@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 # Every extra that works without a GPU, so CI exercises them.
-EXTRAS := perf,test,dev,data,tensorboard,viz,demo,progress,jit
+EXTRAS := perf,test,dev,data,tensorboard,viz,demo,progress,jit,special
 
 .PHONY: demo test bench lint clean
 

@@ -49,10 +49,36 @@ from .ops.math_ops import (abs, accumulate_n, acos, acosh, add, argmax, argmin, 
 from .ops.clip_ops import clip_by_global_norm, clip_by_norm, clip_by_value, global_norm
 from .ops.math_compat_ops import arg_max, arg_min
 from .ops.norm_ops import norm
+from .ops.math_sort_ops import argsort, roll, searchsorted, setdiff1d, sort, unique_with_counts
+from .ops.math_misc_ops import confusion_matrix, histogram_fixed_width, histogram_fixed_width_bins
+from .ops.math_special_ops import betainc, digamma, igamma, igammac, lbeta, lgamma, polygamma, zeta
+# [linalg_ops]
+from .ops.linalg_core_ops import (cholesky, cholesky_solve, matrix_determinant, matrix_inverse, matrix_solve,
+                                  matrix_triangular_solve)
+from .ops.linalg_diag_ops import (diag, diag_part, eye, matrix_band_part, matrix_diag, matrix_diag_part,
+                                  matrix_set_diag, trace)
+from .ops.linalg_decomp_ops import qr, self_adjoint_eig, self_adjoint_eigvals, svd
+from .ops.linalg_misc_ops import cross, matrix_solve_ls, matrix_transpose
+from . import linalg_ns as linalg
+from .ops.segment_ops import (bincount, segment_max, segment_mean, segment_min, segment_prod, segment_sum,
+                              sparse_segment_mean, sparse_segment_sqrt_n, sparse_segment_sum, unsorted_segment_max,
+                              unsorted_segment_mean, unsorted_segment_min, unsorted_segment_prod,
+                              unsorted_segment_sqrt_n, unsorted_segment_sum)
+from .ops.scatter_ops import (tensor_scatter_add, tensor_scatter_nd_add, tensor_scatter_nd_max, tensor_scatter_nd_min,
+                              tensor_scatter_nd_sub, tensor_scatter_nd_update, tensor_scatter_sub,
+                              tensor_scatter_update)
+from .ops.partition_ops import dynamic_partition, dynamic_stitch
+from .ops.scatter_ops import (scatter_add, scatter_div, scatter_max, scatter_min, scatter_mul, scatter_nd_add,
+                              scatter_nd_sub, scatter_nd_update, scatter_sub, scatter_update)
 from . import math_ns as math
+from . import image_ns as image  # [image_ops]
+from .ops.image_transform_ops import random_crop  # [image_ops]
 from . import bitwise_ns as bitwise
 from . import dtypes_ns as dtypes
 from . import random_ns as random
+from .ops.spectral_ops import fft, fft2d, fft3d, ifft, ifft2d, ifft3d
+from . import signal_ns as signal
+from . import spectral_ns as spectral
 # [array_ops]
 from .ops.array_ops import (boolean_mask, broadcast_dynamic_shape, broadcast_static_shape,  # noqa: A004
                             broadcast_to, concat, expand_dims, fill, gather, gather_nd, invert_permutation, meshgrid,

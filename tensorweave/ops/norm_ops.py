@@ -26,12 +26,27 @@ def _in(x, choices):
                for c in choices)
 
 
+def _matrix_2_norm(tensor, axis):
+    """The largest singular value of the matrices in `axis` (TF's `norm` with `ord=2`), keeping both axes."""
+    from .linalg_decomp_ops import svd
+    rank = tensor.shape.ndims
+    if rank is None:
+        raise NotImplementedError("tf.norm: the matrix 2-norm needs a tensor of known rank")
+    positive = [a + rank if a < 0 else a for a in axis]
+    perm_before = [i for i in range(rank) if i not in positive] + positive
+    perm_after = [perm_before.index(i) for i in range(rank)]
+    permed = array_ops.transpose(tensor, perm=perm_before)
+    largest = math_ops.reduce_max(math_ops.abs(svd(permed, compute_uv=False)), axis=-1, keepdims=True)
+    return array_ops.transpose(array_ops.expand_dims(largest, -1), perm=perm_after)
+
+
 def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None, keep_dims=None):  # noqa: A002 (TF's name)
     """Computes the norm of vectors, matrices, and tensors, as `tf.norm`.
 
     Vector norms: the 1-norm, the Euclidean (2-) norm, the inf-norm and the p-norm for any real
     p > 0. Matrix norms (when `axis` is a pair): Frobenius (`'fro'` or `'euclidean'`), the 1-norm
-    (largest absolute column sum) and the inf-norm (largest absolute row sum).
+    (largest absolute column sum), the inf-norm (largest absolute row sum) and the 2-norm (largest
+    singular value).
 
     Args:
       tensor: A `Tensor` of type float16, float32, float64, complex64 or complex128.
@@ -51,8 +66,8 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None, keep_dims
 
     Raises:
       ValueError: If `ord` or `axis` is invalid, or both `keepdims` and `keep_dims` are given.
-      NotImplementedError: For the matrix 2-norm (the largest singular value), which needs a
-        singular value decomposition tensorweave does not provide.
+      NotImplementedError: For the matrix 2-norm (the largest singular value, through `tf.svd`) of a
+        tensor of unknown rank or of complex type.
     """
     if keepdims is not None and keep_dims is not None:
         raise ValueError("Cannot specify both 'keepdims' and 'keep_dims'")
@@ -73,14 +88,11 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None, keep_dims
             raise ValueError("'ord' must be a supported vector norm, got %s" % (ord,))
         if axis is not None:
             axis = (int(axis),)
-    if is_matrix_norm and _in(ord, [2]):
-        raise NotImplementedError("tf.norm: the matrix 2-norm (ord=2 with a pair of axes) is the largest singular "
-                                  "value, which needs the Svd op tensorweave does not implement; 'fro', 1 and np.inf "
-                                  "are supported")
-
     with ops.name_scope(name, "norm", [tensor]):
         tensor = ops.convert_to_tensor(tensor)
-        if _in(ord, ["fro", "euclidean", 2]):
+        if is_matrix_norm and _in(ord, [2]):
+            result = _matrix_2_norm(tensor, axis)
+        elif _in(ord, ["fro", "euclidean", 2]):
             result = math_ops.sqrt(math_ops.reduce_sum(tensor * math_ops.conj(tensor), axis, keepdims=True))
         else:
             result = math_ops.abs(tensor)

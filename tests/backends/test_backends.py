@@ -261,6 +261,22 @@ CASES = {
     "avg pool": lambda c: _pool_case(c, tf.nn.avg_pool, "SAME"),
     "avg pool valid": lambda c: _pool_case(c, tf.nn.avg_pool, "VALID"),
 }
+# tensorweave/ops/math_sort_ops.py, math_special_ops.py
+CASES["roll, searchsorted, xlogy"] = lambda c: (lambda x, y: [
+    tf.roll(x, c.ph(np.array([1, -1], np.int32)), c.ph(np.array([0, 1], np.int32))),
+    tf.searchsorted(c.ph(np.sort(_floats(3, 5), -1)), y), tf.searchsorted(c.ph(np.sort(_floats(3, 5), -1)), y,
+                                                                            side="right"),
+    tf.math.xlogy(x, y), tf.math.xdivy(x, y), tf.math.xlog1py(x, y)] + tf.gradients(
+    tf.reduce_sum(tf.roll(x, 1, 1) * tf.math.xlogy(x, y)), [x, y]) + [
+    tf.math.nextafter(x, y), tf.math.reduce_euclidean_norm(x, 1), tf.math.multiply_no_nan(x, y)] + tf.gradients(
+    tf.reduce_sum(tf.math.reduce_euclidean_norm(x, 1, keepdims=True)), x))(c.ph(_floats(3, 4)),
+                                                                             c.ph(_floats(3, 4)))
+
+CASES["spectral"] = lambda c: (lambda z, x: [
+    f(z) for f in (tf.signal.fft, tf.signal.ifft, tf.signal.fft2d, tf.signal.ifft2d, tf.signal.fft3d, tf.signal.ifft3d)
+] + [tf.signal.rfft(x), tf.signal.rfft2d(x), tf.signal.rfft3d(x), tf.signal.irfft(tf.signal.rfft(x), [4]),
+     tf.signal.irfft2d(tf.signal.rfft2d(x), [3, 4]), tf.signal.irfft3d(tf.signal.rfft3d(x), [2, 3, 4])])(
+    c.ph((_floats(2, 2, 3, 4) + 1j * _floats(2, 2, 3, 4)).astype(np.complex64)), c.ph(_floats(2, 2, 3, 4)))
 
 
 def _run_case(build, fake):

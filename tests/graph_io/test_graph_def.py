@@ -45,9 +45,29 @@ def test_tf_mlp_with_input_map_and_default_prefix():
 
 
 def test_unsupported_op_types_are_named():
+    graph_def = _load("resize")
+    for node in graph_def.node:
+        if node.op == "ResizeBilinear":
+            node.op = "UnregisteredOpForTest"
     with tf.Graph().as_default():
-        with pytest.raises(tf.errors.NotFoundError, match="Op type not registered 'ResizeBilinear'"):
-            tf.import_graph_def(_load("resize"))
+        with pytest.raises(tf.errors.NotFoundError, match="Op type not registered 'UnregisteredOpForTest'"):
+            tf.import_graph_def(graph_def)
+
+
+def test_tf_resize_graph_runs():
+    x = np.arange(16, dtype=np.float32).reshape(1, 4, 4, 1)
+    with tf.Graph().as_default():
+        (y,) = tf.import_graph_def(_load("resize"), return_elements=["y:0"])
+        assert y.shape.as_list() == [1, 8, 8, 1]
+        with tf.Session() as sess:
+            out = sess.run(y, {"import/x:0": x})
+    # TF's legacy bilinear sampling: source coordinate i * 4/8, clamped to the last row and column
+    src = np.minimum(np.arange(8) * 0.5, 3.0)
+    lo, frac = np.floor(src).astype(int), src - np.floor(src)
+    hi = np.minimum(lo + 1, 3)
+    rows = x[0, lo, :, 0] * (1 - frac)[:, None] + x[0, hi, :, 0] * frac[:, None]
+    want = rows[:, lo] * (1 - frac) + rows[:, hi] * frac
+    np.testing.assert_allclose(out[0, :, :, 0], want, rtol=1e-6)
 
 
 def _cnn_graph():

@@ -74,7 +74,6 @@ def test_norm_recorded_numbers_and_gradient():
     ({"axis": (0,)}, ValueError, r"'axis' must be None, an integer, or a tuple of 2 unique integers, got \(0,\)"),
     ({"axis": 5}, ValueError, "Invalid reduction dimension 5 for input with 2 dimensions"),
     ({"keepdims": True, "keep_dims": True}, ValueError, "Cannot specify both 'keepdims' and 'keep_dims'"),
-    ({"ord": 2, "axis": [0, 1]}, NotImplementedError, "matrix 2-norm"),
 ])
 def test_norm_errors(kw, exc, message):
     with pytest.raises(exc, match=message):
@@ -110,3 +109,14 @@ def test_math_names_of_nn_functions():
         np.testing.assert_allclose(sess.run(tf.math.l2_normalize([3.0, 4.0])), [0.6, 0.8])
         np.testing.assert_allclose(sess.run(tf.math.softplus([0.0])), [np.log(2.0)], rtol=1e-6)
         np.testing.assert_allclose(sess.run(tf.math.log_softmax([0.0, 0.0])), [-np.log(2.0)] * 2, rtol=1e-6)
+
+
+@pytest.mark.parametrize("name,kw,expected", [  # recorded from TensorFlow 2.21
+    ("x", {"axis": [0, 1]}, 9.508034), ("x", {"axis": [1, 0], "keepdims": True}, [[9.508031]]),
+    ("b", {"axis": [0, 2]}, [8.90366882, 7.77337384]), ("b", {"axis": [-1, -2], "keepdims": True},
+                                                       [[[9.508032]], [[7.34846923]]]),
+])
+def test_matrix_2_norm_matches_tensorflow(name, kw, expected):
+    t = tf.norm(tf.constant(NORM_INPUTS[name]), ord=2, **kw)
+    with tf.Session() as sess:
+        np.testing.assert_allclose(sess.run(t), expected, rtol=1e-6)

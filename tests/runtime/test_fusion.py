@@ -56,6 +56,14 @@ CASES = ([(t, 1, _apply(t)) for t in _UNARY] + [("Acosh", 1, lambda x: ops.apply
                       "LeftShift", "RightShift"]]
          + [("Invert", 1, lambda x: tf.cast(tf.bitwise.invert(tf.cast(x * 100.0, tf.int32)), tf.float32))]
          + [(t, 1, lambda x, t=t: tf.cast(ops.apply_op(t, [x]), tf.float32)) for t in ["IsFinite", "IsInf", "IsNan"]])
+# tensorweave/ops/math_special_ops.py, math_misc_ops.py
+CASES += ([(t, 1, _apply(t)) for t in ["Lgamma", "Digamma", "Erfinv", "Ndtri", "BesselI0e", "BesselI1e",
+                                    "BesselI0", "BesselI1"]]
+          + [(t, 2, _apply(t)) for t in ["Xlogy", "Xdivy", "Xlog1py"]]
+          + [("Polygamma", 2, lambda x, y: ops.apply_op("Polygamma", [tf.floor(x * 3.0), y])),
+             ("Zeta", 2, lambda x, y: ops.apply_op("Zeta", [x + 1.5, y])), ("NextAfter", 2, _apply("NextAfter")),
+             ("MulNoNan", 2, _apply("MulNoNan"))]
+          + [(t, 2, lambda x, y, t=t: ops.apply_op(t, [x + 0.5, y])) for t in ["Igamma", "Igammac", "IgammaGradA"]])
 
 
 def test_every_elementwise_op_type_has_a_case():

@@ -7,6 +7,7 @@ import threading
 import numpy as np
 
 from ..framework import errors
+from ..framework.errors import _invalid_argument as _invalid  # noqa: F401 (the family's modules import it here)
 
 AUTOTUNE = -1
 _AUTOTUNE_PREFETCH = 16  # the buffer prefetch(AUTOTUNE) uses
@@ -150,10 +151,6 @@ def _annotated(e, what, index):
     """`e` (a tf.errors exception) with the element it came from named in its message."""
     msg = "%s\n\t [[while running the %s function on element %d of its input]]" % (e.message, what, index)
     return type(e)(e.node_def, e.op, msg)
-
-
-def _invalid(msg):
-    return errors.InvalidArgumentError(None, None, msg)
 
 
 def _scalar(value):

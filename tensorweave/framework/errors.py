@@ -106,6 +106,12 @@ def error_code_from_exception_type(cls):
     return UNKNOWN
 
 
+def _invalid_argument(message):
+    """An `InvalidArgumentError` with `message` for a kernel to raise (the runtime adds the op and where
+    it was created: `wrap_kernel_error`)."""
+    return InvalidArgumentError(None, None, message)
+
+
 def describe_op(op):
     """How error messages name an op: `'name' (op: Type, defined at file:line)`."""
     return "'%s' (op: %s, defined at %s)" % (op.name, op.type, op.creation_site)

@@ -5,7 +5,8 @@ import builtins
 
 import numpy as np
 
-from ..framework import dtypes, errors, ops, tensor_util
+from ..framework import dtypes, ops, tensor_util
+from ..framework.errors import _invalid_argument as _invalid  # noqa: F401 (the family's modules import it here)
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.tensor_shape import Dimension, TensorShape
 
@@ -71,10 +72,6 @@ def _value(t):
 
 def _int_list(v):
     return [int(x) for x in np.reshape(v, -1)]
-
-
-def _invalid(msg):
-    return errors.InvalidArgumentError(None, None, msg)
 
 
 def _outputs_list(result):

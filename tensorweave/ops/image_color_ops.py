@@ -3,7 +3,8 @@ contrast): TF's compositions of math ops, and the AdjustContrastv2 op."""
 
 import numpy as np
 
-from ..framework import dtypes, errors, ops
+from ..framework import dtypes, ops
+from ..framework.errors import _invalid_argument as _invalid
 from ..framework.registry import register_op
 from .array_helpers import _check_dtype, _dims, _fmt
 from .array_join_ops import concat, tile
@@ -17,10 +18,6 @@ from .math_unary_ops import cast, rsqrt, saturate_cast
 from .random_ops import random_uniform
 
 _F = np.float32
-
-
-def _invalid(msg):
-    return errors.InvalidArgumentError(None, None, msg)
 
 
 # ---- AdjustContrastv2 ------------------------------------------------------------------------

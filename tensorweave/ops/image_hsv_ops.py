@@ -6,7 +6,8 @@ AdjustHue/AdjustSaturation, whose kernels compute in float), so the values are T
 
 import numpy as np
 
-from ..framework import dtypes, errors, ops
+from ..framework import dtypes, ops
+from ..framework.errors import _invalid_argument as _invalid
 from ..framework.registry import NO_GRADIENT, register_op
 from .array_helpers import _check_dtype, _dims, _fmt
 from .array_join_ops import stack
@@ -17,10 +18,6 @@ from .random_ops import random_uniform
 
 _F = np.float32
 _HSV_DTYPES = (dtypes.float16, dtypes.float32, dtypes.float64)
-
-
-def _invalid(msg):
-    return errors.InvalidArgumentError(None, None, msg)
 
 
 def _three_channels_infer(op):

@@ -8,7 +8,8 @@ coordinates and the same order of the float operations), so the pixel values are
 
 import numpy as np
 
-from ..framework import dtypes, errors, ops
+from ..framework import dtypes, ops
+from ..framework.errors import _invalid_argument as _invalid
 from ..framework.registry import NO_GRADIENT, register_op
 from .array_helpers import _check_dtype, _dims, _fmt, _int_list, _value
 from .array_slice_ops import strided_slice
@@ -20,10 +21,6 @@ _GRAD_DTYPES = (dtypes.float16, dtypes.float32, dtypes.float64)
 _BICUBIC_GRAD_DTYPES = (dtypes.float32, dtypes.float64)
 
 _F = np.float32
-
-
-def _invalid(msg):
-    return errors.InvalidArgumentError(None, None, msg)
 
 
 # ---- static shape inference ------------------------------------------------------------------

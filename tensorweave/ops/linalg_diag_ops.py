@@ -6,7 +6,8 @@ import numbers
 
 import numpy as np
 
-from ..framework import dtypes, errors, ops
+from ..framework import dtypes, ops
+from ..framework.errors import _invalid_argument as _invalid
 from ..framework.registry import register_op
 from . import core_ops
 from .array_shape_ops import ones, zeros
@@ -14,10 +15,6 @@ from .math_helpers import _NUMERIC, _check_dtype, _const_value, _dims_text, _op_
 from .math_reduce_ops import reduce_sum
 
 _DIAG_TYPES = _NUMERIC + (dtypes.bool_,)
-
-
-def _invalid(message):
-    return errors.InvalidArgumentError(None, None, message)
 
 
 def _convert(x, name):

@@ -5,7 +5,8 @@ import collections
 
 import numpy as np
 
-from ..framework import dtypes, errors, ops, tensor_util
+from ..framework import dtypes, ops, tensor_util
+from ..framework.errors import _invalid_argument as _invalid
 from ..framework.registry import NO_GRADIENT, register_op
 from .array_helpers import _dims, _fmt, _with_rank
 from .array_join_ops import concat
@@ -19,10 +20,6 @@ from .math_binary_ops import add, subtract
 from .math_unary_ops import negative
 
 _INDEX = (dtypes.int32, dtypes.int64)
-
-
-def _invalid(msg):
-    return errors.InvalidArgumentError(None, None, msg)
 
 
 def _check_index_dtype(t, param):

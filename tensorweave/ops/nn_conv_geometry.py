@@ -9,6 +9,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from ..framework import dtypes, errors, ops, tensor_util
+from ..framework.errors import _invalid_argument as _invalid
 from ..framework.tensor_shape import as_shape
 from ..kernels.shard import shard
 
@@ -20,9 +21,6 @@ _MAX_POOL_NAMES = "float16, bfloat16, float32, float64, int32, int64, uint8, int
 
 
 # ---- shared: attribute checks ----------------------------------------------------------------
-def _invalid(msg):
-    return errors.InvalidArgumentError(None, None, msg)
-
 
 def _check_4d(**arrays):
     """A pooling kernel's inputs must be 4-D (TF's "tensor_in must be 4-dimensional")."""

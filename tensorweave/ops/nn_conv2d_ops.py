@@ -76,19 +76,18 @@ def _col2im_xp(xp, col, g, dtype):
     return dxp[:, g.pt:g.pt + g.h, g.pl:g.pl + g.w]
 
 
-def _conv2d_xp(xp, x, f, strides, padding, explicit_paddings, data_format, dilations, use_cudnn_on_gpu):
+def _conv2d_setup(x, f, strides, padding, explicit_paddings, data_format, dilations):
+    """Conv2D's checks: (`x` as NHWC, its window geometry)."""
     _check_batch_depth(strides, data_format, "strides")
     _check_batch_depth(dilations, data_format, "dilations")
     x = _to_nhwc(x, data_format)
     if x.shape[3] != f.shape[2]:
         raise _invalid("input and filter must have the same depth: %d vs %d" % (x.shape[3], f.shape[2]))
-    g = _geometry(x.shape, f.shape[0], f.shape[1], strides, dilations, padding, explicit_paddings, data_format)
-    out = _matmul(_im2col_xp(xp, x, g), f.reshape(-1, f.shape[3]))
-    return _from_nhwc(out.reshape(g.n, g.oh, g.ow, f.shape[3]), data_format)
+    return x, _geometry(x.shape, f.shape[0], f.shape[1], strides, dilations, padding, explicit_paddings, data_format)
 
 
-def _conv2d_backprop_input_xp(xp, input_sizes, f, dy, strides, padding, explicit_paddings, data_format, dilations,
-                              use_cudnn_on_gpu):
+def _backprop_input_setup(input_sizes, f, dy, strides, padding, explicit_paddings, data_format, dilations):
+    """Conv2DBackpropInput's checks: (`dy` as NHWC, the geometry of the convolution)."""
     _check_batch_depth(strides, data_format, "strides")
     _check_batch_depth(dilations, data_format, "dilations")
     in_nhwc = _to_nhwc_dims(_shape_arg(input_sizes, "input_sizes"), data_format)
@@ -97,16 +96,14 @@ def _conv2d_backprop_input_xp(xp, input_sizes, f, dy, strides, padding, explicit
         raise _invalid("Conv2DCustomBackpropInput: input and filter must have the same depth")
     g = _geometry(in_nhwc, f.shape[0], f.shape[1], strides, dilations, padding, explicit_paddings, data_format)
     _check_backprop_shape("Conv2DCustomBackpropInput", dy.shape, g, f.shape[3])
-    o = f.shape[3]
-    col = _matmul(dy.reshape(-1, o), f.reshape(-1, o).T)
-    return _from_nhwc(_col2im_xp(xp, col, g, dy.dtype), data_format)
+    return dy, g
 
 
-def _conv2d_backprop_filter_xp(xp, x, filter_sizes, dy, strides, padding, explicit_paddings, data_format, dilations,
-                               use_cudnn_on_gpu):
+def _backprop_filter_setup(x, filter_sizes, dy, strides, padding, explicit_paddings, data_format, dilations):
+    """Conv2DBackpropFilter's checks: (`x` and `dy` as NHWC, the geometry, the filter's (KH, KW, C, O))."""
     _check_batch_depth(strides, data_format, "strides")
     _check_batch_depth(dilations, data_format, "dilations")
-    kh, kw, c, o = _shape_arg(filter_sizes, "filter_sizes")
+    sizes = kh, kw, c, o = _shape_arg(filter_sizes, "filter_sizes")
     x = _to_nhwc(x, data_format)
     dy = _to_nhwc(dy, data_format)
     if x.shape[3] != c:
@@ -114,6 +111,27 @@ def _conv2d_backprop_filter_xp(xp, x, filter_sizes, dy, strides, padding, explic
                        % (x.shape[3], c))
     g = _geometry(x.shape, kh, kw, strides, dilations, padding, explicit_paddings, data_format)
     _check_backprop_shape("Conv2DCustomBackpropFilter", dy.shape, g, o)
+    return x, dy, g, sizes
+
+
+def _conv2d_xp(xp, x, f, strides, padding, explicit_paddings, data_format, dilations, use_cudnn_on_gpu):
+    x, g = _conv2d_setup(x, f, strides, padding, explicit_paddings, data_format, dilations)
+    out = _matmul(_im2col_xp(xp, x, g), f.reshape(-1, f.shape[3]))
+    return _from_nhwc(out.reshape(g.n, g.oh, g.ow, f.shape[3]), data_format)
+
+
+def _conv2d_backprop_input_xp(xp, input_sizes, f, dy, strides, padding, explicit_paddings, data_format, dilations,
+                              use_cudnn_on_gpu):
+    dy, g = _backprop_input_setup(input_sizes, f, dy, strides, padding, explicit_paddings, data_format, dilations)
+    o = f.shape[3]
+    col = _matmul(dy.reshape(-1, o), f.reshape(-1, o).T)
+    return _from_nhwc(_col2im_xp(xp, col, g, dy.dtype), data_format)
+
+
+def _conv2d_backprop_filter_xp(xp, x, filter_sizes, dy, strides, padding, explicit_paddings, data_format, dilations,
+                               use_cudnn_on_gpu):
+    x, dy, g, (kh, kw, c, o) = _backprop_filter_setup(x, filter_sizes, dy, strides, padding, explicit_paddings,
+                                                      data_format, dilations)
     return _matmul(_im2col_xp(xp, x, g).T, dy.reshape(-1, o)).reshape(kh, kw, c, o)
 
 
@@ -214,12 +232,7 @@ def conv2d_bias_relu(x, f, bias, relu, strides, padding, explicit_paddings, data
     With `keep_patches`, returns `(output, Patches or None)`: the patch matrices, unless they take
     more than `MAX_KEPT_PATCHES` bytes (the compiler's `share_conv_patches` hands them to the
     filter gradient)."""
-    _check_batch_depth(strides, data_format, "strides")
-    _check_batch_depth(dilations, data_format, "dilations")
-    x = _to_nhwc(x, data_format)
-    if x.shape[3] != f.shape[2]:
-        raise _invalid("input and filter must have the same depth: %d vs %d" % (x.shape[3], f.shape[2]))
-    g = _geometry(x.shape, f.shape[0], f.shape[1], strides, dilations, padding, explicit_paddings, data_format)
+    x, g = _conv2d_setup(x, f, strides, padding, explicit_paddings, data_format, dilations)
     o = f.shape[3]
     fm = f.reshape(-1, o)
     out = np.empty((g.n, g.oh, g.ow, o), x.dtype)
@@ -323,14 +336,7 @@ def _conv2d_backprop_input_infer(op):
 
 def _conv2d_backprop_input_kernel(xp, input_sizes, f, dy, strides, padding, explicit_paddings, data_format,
                                   dilations, use_cudnn_on_gpu):
-    _check_batch_depth(strides, data_format, "strides")
-    _check_batch_depth(dilations, data_format, "dilations")
-    in_nhwc = _to_nhwc_dims(_shape_arg(input_sizes, "input_sizes"), data_format)
-    dy = _to_nhwc(dy, data_format)
-    if in_nhwc[3] != f.shape[2]:
-        raise _invalid("Conv2DCustomBackpropInput: input and filter must have the same depth")
-    g = _geometry(in_nhwc, f.shape[0], f.shape[1], strides, dilations, padding, explicit_paddings, data_format)
-    _check_backprop_shape("Conv2DCustomBackpropInput", dy.shape, g, f.shape[3])
+    dy, g = _backprop_input_setup(input_sizes, f, dy, strides, padding, explicit_paddings, data_format, dilations)
     o = f.shape[3]
     ft = np.ascontiguousarray(f.transpose(0, 1, 3, 2))
     dx = np.empty((g.n, g.h, g.w, g.c), dy.dtype)
@@ -403,16 +409,8 @@ def _conv2d_backprop_filter_infer(op):
 def _conv2d_backprop_filter_kernel(xp, x, filter_sizes, dy, strides, padding, explicit_paddings, data_format,
                                    dilations, use_cudnn_on_gpu, patches=None):
     """`patches`: a Conv2D's `Patches` of the same `x`; blocks of the same geometry are reused."""
-    _check_batch_depth(strides, data_format, "strides")
-    _check_batch_depth(dilations, data_format, "dilations")
-    kh, kw, c, o = _shape_arg(filter_sizes, "filter_sizes")
-    x = _to_nhwc(x, data_format)
-    dy = _to_nhwc(dy, data_format)
-    if x.shape[3] != c:
-        raise _invalid("Conv2DCustomBackpropFilter: input and filter must have the same depth: %d vs %d"
-                       % (x.shape[3], c))
-    g = _geometry(x.shape, kh, kw, strides, dilations, padding, explicit_paddings, data_format)
-    _check_backprop_shape("Conv2DCustomBackpropFilter", dy.shape, g, o)
+    x, dy, g, (kh, kw, c, o) = _backprop_filter_setup(x, filter_sizes, dy, strides, padding, explicit_paddings,
+                                                      data_format, dilations)
     parts = {}
     kept = patches.blocks if patches is not None and patches.geometry == g else {}
 

@@ -28,19 +28,36 @@ def _ref(x, op_type):
     raise TypeError("'%s' requires a variable (reference) input, got %r" % (op_type, x))
 
 
-def _apply_infer(names, n_refs, grad_index):
+def _apply_infer(names, n_refs, grad_index, indices_index=None):
     """Inference for an Apply op whose inputs are `names`: the first `n_refs` are the variable and its
     slots (same shape), `grad_index` is the gradient (var's shape), the rest are scalars. Every input
-    must have the variable's dtype. The output is the variable's new value."""
+    must have the variable's dtype. The output is the variable's new value. For a SparseApply op
+    (`indices_index` given) the gradient holds rows of the variable (its dimensions after the first
+    are the variable's) and `indices` is an int32/int64 vector."""
     def infer(op):
         var = op._inputs[0]
+        if indices_index is not None:
+            indices = op._inputs[indices_index]
+            if indices._dtype not in (dtypes.int32, dtypes.int64):
+                raise TypeError("Value passed to parameter 'indices' has DataType %s not in list of allowed values: "
+                                "int32, int64" % indices._dtype.name)
+            if indices._shape.ndims not in (None, 1):
+                raise ValueError("Shape must be rank 1 but is rank %d (input 'indices')" % indices._shape.ndims)
         for i, (name, t) in enumerate(zip(names, op._inputs)):
+            if i == indices_index:
+                continue
             if t._dtype is not var._dtype:
                 raise TypeError("Input '%s' of '%s' Op has type %s that does not match type %s of argument 'var'"
                                 % (name, op._type, t._dtype.name, var._dtype.name))
-            if i < n_refs or i == grad_index:
+            if i < n_refs or (i == grad_index and indices_index is None):
                 if not t._shape.is_compatible_with(var._shape):
                     raise ValueError("Shapes of var and %s are incompatible: %s vs %s" % (name, var._shape, t._shape))
+            elif i == grad_index:
+                vs, gs = var._shape.as_tuple(), t._shape.as_tuple()
+                if vs is not None and gs is not None and (len(vs) != len(gs) or any(
+                        a is not None and b is not None and a != b for a, b in zip(vs[1:], gs[1:]))):
+                    raise ValueError("Shapes of var and %s are incompatible beyond the first dimension: %s vs %s"
+                                     % (name, var._shape, t._shape))
             elif t._shape.ndims not in (None, 0):
                 raise ValueError("Shape must be rank 0 but is rank %d (input '%s')" % (t._shape.ndims, name))
         return [(var._dtype, var._shape.as_tuple())]
@@ -78,11 +95,14 @@ def _store(ctx, key, value):
     return value
 
 
-def _apply_op(op_type, refs, others, attrs, name):
+def _apply_op(op_type, refs, others, attrs, name, indices=None, indices_pos=None):
+    """Builds the op from the variable and slots `refs` and the other inputs (converted to the
+    variable's dtype); a SparseApply op's `indices` go in at `indices_pos` among the others."""
     refs = [_ref(r, op_type) for r in refs]
-    ins = refs + [ops.convert_to_tensor(x, dtype=refs[0].dtype) if not isinstance(x, ops.Tensor) else x
-                  for x in others]
-    return ops.apply_op(op_type, ins, attrs, name=name)
+    ins = [ops.convert_to_tensor(x, dtype=refs[0].dtype) if not isinstance(x, ops.Tensor) else x for x in others]
+    if indices_pos is not None:
+        ins.insert(indices_pos, ops.convert_to_tensor(indices, name="indices"))
+    return ops.apply_op(op_type, refs + ins, attrs, name=name)
 
 
 # ---- ApplyGradientDescent -----------------------------------------------------------------------
@@ -469,6 +489,7 @@ _POSITIVE = (lambda v: v > 0)
 _NON_NEGATIVE = (lambda v: v >= 0)
 _FTRL_CHECKS = (("lr is not a scalar", _ANY), ("l1 regularization strength is not a scalar", _ANY),
                 ("l2 regularization strength is not a scalar", _ANY))
+_PROXIMAL_GD_CHECKS = (("alpha is not a scalar", _ANY),) + _FTRL_CHECKS[1:]
 _LR_POWER_CHECK = ("lr_power is not a scalar", _ANY)
 _SHRINKAGE_CHECK = ("l2 shrinkage regularization strength is not a scalar", _ANY)
 _PROXIMAL_ADAGRAD_CHECKS = (("lr is not a positive scalar", _POSITIVE),
@@ -499,30 +520,52 @@ def _ftrl_math(var, accum, linear, grad, lr, l1, l2, lr_power, l2_shrinkage=None
     return var_new, new_accum, linear_new
 
 
-def _ftrl_update(ctx, op, var_key, accum_key, linear_key, grad, *scalars):
-    var = ctx.read_variable(var_key, op)
-    accum = ctx.read_variable(accum_key, op)
-    linear = ctx.read_variable(linear_key, op)
-    _same_shapes(op, var, ("accum", "linear", "grad"), accum, linear, grad)
-    var_new, accum_new, linear_new = _ftrl_math(var, accum, linear, grad, *scalars)
-    _store(ctx, linear_key, linear_new)
-    _store(ctx, accum_key, accum_new)
-    return _store(ctx, var_key, var_new)
+def _ftrl_scalars(op, lr, l1, l2, lr_power, l2_shrinkage=None):
+    """The checked scalars (in TF's order: lr, l1, l2, [l2_shrinkage,] lr_power) in `_ftrl_math`'s order."""
+    if l2_shrinkage is None:
+        return _checked_scalars(op, _FTRL_CHECKS + (_LR_POWER_CHECK,), (lr, l1, l2, lr_power))
+    lr, l1, l2, l2_shrinkage, lr_power = _checked_scalars(
+        op, _FTRL_CHECKS + (_SHRINKAGE_CHECK, _LR_POWER_CHECK), (lr, l1, l2, l2_shrinkage, lr_power))
+    return lr, l1, l2, lr_power, l2_shrinkage
+
+
+def _ftrl_update(ctx, op, var_key, accum_key, linear_key, grad, indices, scalars):
+    arrays = [ctx.read_variable(key, op) for key in (var_key, accum_key, linear_key)]
+
+    def math(v, a, lin, g):
+        return _ftrl_math(v, a, lin, g, *scalars)
+
+    return _update(ctx, op, (var_key, accum_key, linear_key), arrays, ("accum", "linear", "grad"), grad, indices, math)
+
+
+def _update(ctx, op, keys, arrays, names, grad, indices, math):
+    """Applies `math(var, *slots, grad) -> (var, *slots)` to `arrays` (var and slots, read from `keys`)
+    whole (`indices` None; `names` are the slots' and the gradient's, for the shape checks) or to
+    their rows `indices` (`_sparse_update`), and stores the new arrays. Returns var's new value."""
+    var, *slots = arrays
+    if indices is None:
+        _same_shapes(op, var, names, *slots, grad)
+        new = math(var, *slots, grad)
+    else:
+        _same_shapes(op, var, names[:-1], *slots)
+        new = _sparse_update(op, var, slots, grad, indices, math)
+    for key, value in zip(keys[:0:-1], new[:0:-1]):
+        _store(ctx, key, value)
+    return _store(ctx, keys[0], new[0])
 
 
 def _ftrl_kernel(ctx, op, var_key, accum_key, linear_key, grad, lr, l1, l2, lr_power, use_locking,
                  multiply_linear_by_lr=False):
     with ctx.lock if use_locking else _NO_LOCK:
-        lr, l1, l2, lr_power = _checked_scalars(op, _FTRL_CHECKS + (_LR_POWER_CHECK,), (lr, l1, l2, lr_power))
-        return _ftrl_update(ctx, op, var_key, accum_key, linear_key, grad, lr, l1, l2, lr_power)
+        return _ftrl_update(ctx, op, var_key, accum_key, linear_key, grad, None,
+                            _ftrl_scalars(op, lr, l1, l2, lr_power))
 
 
 def _ftrl_v2_kernel(ctx, op, var_key, accum_key, linear_key, grad, lr, l1, l2, l2_shrinkage, lr_power, use_locking,
                     multiply_linear_by_lr=False):
     with ctx.lock if use_locking else _NO_LOCK:
-        lr, l1, l2, l2_shrinkage, lr_power = _checked_scalars(
-            op, _FTRL_CHECKS + (_SHRINKAGE_CHECK, _LR_POWER_CHECK), (lr, l1, l2, l2_shrinkage, lr_power))
-        return _ftrl_update(ctx, op, var_key, accum_key, linear_key, grad, lr, l1, l2, lr_power, l2_shrinkage)
+        return _ftrl_update(ctx, op, var_key, accum_key, linear_key, grad, None,
+                            _ftrl_scalars(op, lr, l1, l2, lr_power, l2_shrinkage))
 
 
 register_op("ApplyFtrl", infer=_apply_infer(("var", "accum", "linear", "grad", "lr", "l1", "l2", "lr_power"), 3, 3),
@@ -597,14 +640,16 @@ def _proximal_step(prox, lr_t, l1, l2):
     return prox / (t(1) + l2 * lr_t)
 
 
-def _proximal_gradient_descent_kernel(ctx, op, var_key, alpha, l1, l2, delta, use_locking):
+def _proximal_gradient_descent_kernel(ctx, op, var_key, alpha, l1, l2, delta, indices=None, use_locking=False):
+    """The ApplyProximalGradientDescent kernel, and with `indices` SparseApplyProximalGradientDescent's."""
     with ctx.lock if use_locking else _NO_LOCK:
         var = ctx.read_variable(var_key, op)
-        alpha, l1, l2 = _checked_scalars(op, (("alpha is not a scalar", _ANY),
-                                              ("l1 regularization strength is not a scalar", _ANY),
-                                              ("l2 regularization strength is not a scalar", _ANY)), (alpha, l1, l2))
-        _same_shapes(op, var, ("delta",), delta)
-        return _store(ctx, var_key, _proximal_step(var - delta * alpha, alpha, l1, l2))
+        alpha, l1, l2 = _checked_scalars(op, _PROXIMAL_GD_CHECKS, (alpha, l1, l2))
+
+        def math(v, g):
+            return (_proximal_step(v - g * alpha, alpha, l1, l2),)
+
+        return _update(ctx, op, (var_key,), (var,), ("delta",), delta, indices, math)
 
 
 register_op("ApplyProximalGradientDescent", infer=_apply_infer(("var", "alpha", "l1", "l2", "delta"), 1, 4),
@@ -635,15 +680,17 @@ def apply_proximal_gradient_descent(var, alpha, l1, l2, delta, use_locking=False
 
 
 # ---- ApplyProximalAdagrad ------------------------------------------------------------------------
-def _proximal_adagrad_kernel(ctx, op, var_key, accum_key, lr, l1, l2, grad, use_locking):
+def _proximal_adagrad_kernel(ctx, op, var_key, accum_key, lr, l1, l2, grad, indices=None, use_locking=False):
+    """The ApplyProximalAdagrad kernel, and with `indices` SparseApplyProximalAdagrad's."""
     with ctx.lock if use_locking else _NO_LOCK:
         var = ctx.read_variable(var_key, op)
         accum = ctx.read_variable(accum_key, op)
         lr, l1, l2 = _checked_scalars(op, _PROXIMAL_ADAGRAD_CHECKS, (lr, l1, l2))
-        _same_shapes(op, var, ("accum", "grad"), accum, grad)
-        var_new, accum_new = _proximal_adagrad_math(var, accum, grad, lr, l1, l2)
-        _store(ctx, accum_key, accum_new)
-        return _store(ctx, var_key, var_new)
+
+        def math(v, a, g):
+            return _proximal_adagrad_math(v, a, g, lr, l1, l2)
+
+        return _update(ctx, op, (var_key, accum_key), (var, accum), ("accum", "grad"), grad, indices, math)
 
 
 def _proximal_adagrad_math(var, accum, grad, lr, l1, l2):
@@ -712,81 +759,25 @@ def _sparse_update(op, var, slots, grad, indices, math):
     return out
 
 
-def _sparse_apply_infer(names, n_refs, grad_index, indices_index):
-    """Inference for a SparseApply op: as `_apply_infer`, but the gradient holds rows of the variable
-    (its dimensions after the first are the variable's) and `indices` is an int32/int64 vector."""
-    def infer(op):
-        var = op._inputs[0]
-        indices = op._inputs[indices_index]
-        if indices._dtype not in (dtypes.int32, dtypes.int64):
-            raise TypeError("Value passed to parameter 'indices' has DataType %s not in list of allowed values: "
-                            "int32, int64" % indices._dtype.name)
-        if indices._shape.ndims not in (None, 1):
-            raise ValueError("Shape must be rank 1 but is rank %d (input 'indices')" % indices._shape.ndims)
-        for i, (name, t) in enumerate(zip(names, op._inputs)):
-            if i == indices_index:
-                continue
-            if t._dtype is not var._dtype:
-                raise TypeError("Input '%s' of '%s' Op has type %s that does not match type %s of argument 'var'"
-                                % (name, op._type, t._dtype.name, var._dtype.name))
-            if i < n_refs:
-                if not t._shape.is_compatible_with(var._shape):
-                    raise ValueError("Shapes of var and %s are incompatible: %s vs %s" % (name, var._shape, t._shape))
-            elif i == grad_index:
-                vs, gs = var._shape.as_tuple(), t._shape.as_tuple()
-                if vs is not None and gs is not None and (len(vs) != len(gs) or any(
-                        a is not None and b is not None and a != b for a, b in zip(vs[1:], gs[1:]))):
-                    raise ValueError("Shapes of var and %s are incompatible beyond the first dimension: %s vs %s"
-                                     % (name, var._shape, t._shape))
-            elif t._shape.ndims not in (None, 0):
-                raise ValueError("Shape must be rank 0 but is rank %d (input '%s')" % (t._shape.ndims, name))
-        return [(var._dtype, var._shape.as_tuple())]
-    return infer
-
-
-def _sparse_apply_op(op_type, refs, others, indices, indices_pos, attrs, name):
-    refs = [_ref(r, op_type) for r in refs]
-    ins = [ops.convert_to_tensor(x, dtype=refs[0].dtype) if not isinstance(x, ops.Tensor) else x for x in others]
-    ins.insert(indices_pos, ops.convert_to_tensor(indices, name="indices"))
-    return ops.apply_op(op_type, refs + ins, attrs, name=name)
-
-
 def _sparse_ftrl_kernel(ctx, op, var_key, accum_key, linear_key, grad, indices, lr, l1, l2, lr_power, use_locking,
                         multiply_linear_by_lr=False):
     with ctx.lock if use_locking else _NO_LOCK:
-        scalars = _checked_scalars(op, _FTRL_CHECKS + (_LR_POWER_CHECK,), (lr, l1, l2, lr_power))
-        return _sparse_ftrl(ctx, op, var_key, accum_key, linear_key, grad, indices, scalars)
+        return _ftrl_update(ctx, op, var_key, accum_key, linear_key, grad, indices,
+                            _ftrl_scalars(op, lr, l1, l2, lr_power))
 
 
 def _sparse_ftrl_v2_kernel(ctx, op, var_key, accum_key, linear_key, grad, indices, lr, l1, l2, l2_shrinkage, lr_power,
                            use_locking, multiply_linear_by_lr=False):
     with ctx.lock if use_locking else _NO_LOCK:
-        lr, l1, l2, l2_shrinkage, lr_power = _checked_scalars(
-            op, _FTRL_CHECKS + (_SHRINKAGE_CHECK, _LR_POWER_CHECK), (lr, l1, l2, l2_shrinkage, lr_power))
-        return _sparse_ftrl(ctx, op, var_key, accum_key, linear_key, grad, indices,
-                            (lr, l1, l2, lr_power, l2_shrinkage))
-
-
-def _sparse_ftrl(ctx, op, var_key, accum_key, linear_key, grad, indices, scalars):
-    var = ctx.read_variable(var_key, op)
-    accum = ctx.read_variable(accum_key, op)
-    linear = ctx.read_variable(linear_key, op)
-    _same_shapes(op, var, ("accum", "linear"), accum, linear)
-
-    def math(v, a, lin, g):
-        return _ftrl_math(v, a, lin, g, *scalars)
-
-    var_new, accum_new, linear_new = _sparse_update(op, var, (accum, linear), grad, indices, math)
-    _store(ctx, linear_key, linear_new)
-    _store(ctx, accum_key, accum_new)
-    return _store(ctx, var_key, var_new)
+        return _ftrl_update(ctx, op, var_key, accum_key, linear_key, grad, indices,
+                            _ftrl_scalars(op, lr, l1, l2, lr_power, l2_shrinkage))
 
 
 _SPARSE_FTRL_NAMES = ("var", "accum", "linear", "grad", "indices", "lr", "l1", "l2")
-register_op("SparseApplyFtrl", infer=_sparse_apply_infer(_SPARSE_FTRL_NAMES + ("lr_power",), 3, 3, 4),
+register_op("SparseApplyFtrl", infer=_apply_infer(_SPARSE_FTRL_NAMES + ("lr_power",), 3, 3, 4),
             kernel=_sparse_ftrl_kernel, grad=NO_GRADIENT, stateful=True, ref_inputs=(0, 1, 2))
 register_op("SparseApplyFtrlV2",
-            infer=_sparse_apply_infer(_SPARSE_FTRL_NAMES + ("l2_shrinkage", "lr_power"), 3, 3, 4),
+            infer=_apply_infer(_SPARSE_FTRL_NAMES + ("l2_shrinkage", "lr_power"), 3, 3, 4),
             kernel=_sparse_ftrl_v2_kernel, grad=NO_GRADIENT, stateful=True, ref_inputs=(0, 1, 2))
 
 
@@ -809,8 +800,8 @@ def sparse_apply_ftrl(var, accum, linear, grad, indices, lr, l1, l2, lr_power, u
       TypeError: If the dtypes differ.
       ValueError: If the static shapes are incompatible.
     """
-    return _sparse_apply_op("SparseApplyFtrl", [var, accum, linear], [grad, lr, l1, l2, lr_power], indices, 1,
-                            {"use_locking": bool(use_locking), "multiply_linear_by_lr": False}, name)
+    return _apply_op("SparseApplyFtrl", [var, accum, linear], [grad, lr, l1, l2, lr_power],
+                     {"use_locking": bool(use_locking), "multiply_linear_by_lr": False}, name, indices, 1)
 
 
 def sparse_apply_ftrl_v2(var, accum, linear, grad, indices, lr, l1, l2, l2_shrinkage, lr_power, use_locking=False,
@@ -832,27 +823,13 @@ def sparse_apply_ftrl_v2(var, accum, linear, grad, indices, lr, l1, l2, l2_shrin
       TypeError: If the dtypes differ.
       ValueError: If the static shapes are incompatible.
     """
-    return _sparse_apply_op("SparseApplyFtrlV2", [var, accum, linear], [grad, lr, l1, l2, l2_shrinkage, lr_power],
-                            indices, 1, {"use_locking": bool(use_locking), "multiply_linear_by_lr": False}, name)
-
-
-def _sparse_proximal_gradient_descent_kernel(ctx, op, var_key, alpha, l1, l2, grad, indices, use_locking):
-    with ctx.lock if use_locking else _NO_LOCK:
-        var = ctx.read_variable(var_key, op)
-        alpha, l1, l2 = _checked_scalars(op, (("alpha is not a scalar", _ANY),
-                                              ("l1 regularization strength is not a scalar", _ANY),
-                                              ("l2 regularization strength is not a scalar", _ANY)), (alpha, l1, l2))
-
-        def math(v, g):
-            return (_proximal_step(v - g * alpha, alpha, l1, l2),)
-
-        var_new, = _sparse_update(op, var, (), grad, indices, math)
-        return _store(ctx, var_key, var_new)
+    return _apply_op("SparseApplyFtrlV2", [var, accum, linear], [grad, lr, l1, l2, l2_shrinkage, lr_power],
+                     {"use_locking": bool(use_locking), "multiply_linear_by_lr": False}, name, indices, 1)
 
 
 register_op("SparseApplyProximalGradientDescent",
-            infer=_sparse_apply_infer(("var", "alpha", "l1", "l2", "grad", "indices"), 1, 4, 5),
-            kernel=_sparse_proximal_gradient_descent_kernel, grad=NO_GRADIENT, stateful=True, ref_inputs=(0,))
+            infer=_apply_infer(("var", "alpha", "l1", "l2", "grad", "indices"), 1, 4, 5),
+            kernel=_proximal_gradient_descent_kernel, grad=NO_GRADIENT, stateful=True, ref_inputs=(0,))
 
 
 def sparse_apply_proximal_gradient_descent(var, alpha, l1, l2, grad, indices, use_locking=False, name=None):
@@ -874,28 +851,13 @@ def sparse_apply_proximal_gradient_descent(var, alpha, l1, l2, grad, indices, us
       TypeError: If the dtypes differ.
       ValueError: If the static shapes are incompatible.
     """
-    return _sparse_apply_op("SparseApplyProximalGradientDescent", [var], [alpha, l1, l2, grad], indices, 4,
-                            {"use_locking": bool(use_locking)}, name)
-
-
-def _sparse_proximal_adagrad_kernel(ctx, op, var_key, accum_key, lr, l1, l2, grad, indices, use_locking):
-    with ctx.lock if use_locking else _NO_LOCK:
-        var = ctx.read_variable(var_key, op)
-        accum = ctx.read_variable(accum_key, op)
-        lr, l1, l2 = _checked_scalars(op, _PROXIMAL_ADAGRAD_CHECKS, (lr, l1, l2))
-        _same_shapes(op, var, ("accum",), accum)
-
-        def math(v, a, g):
-            return _proximal_adagrad_math(v, a, g, lr, l1, l2)
-
-        var_new, accum_new = _sparse_update(op, var, (accum,), grad, indices, math)
-        _store(ctx, accum_key, accum_new)
-        return _store(ctx, var_key, var_new)
+    return _apply_op("SparseApplyProximalGradientDescent", [var], [alpha, l1, l2, grad],
+                     {"use_locking": bool(use_locking)}, name, indices, 4)
 
 
 register_op("SparseApplyProximalAdagrad",
-            infer=_sparse_apply_infer(("var", "accum", "lr", "l1", "l2", "grad", "indices"), 2, 5, 6),
-            kernel=_sparse_proximal_adagrad_kernel, grad=NO_GRADIENT, stateful=True, ref_inputs=(0, 1))
+            infer=_apply_infer(("var", "accum", "lr", "l1", "l2", "grad", "indices"), 2, 5, 6),
+            kernel=_proximal_adagrad_kernel, grad=NO_GRADIENT, stateful=True, ref_inputs=(0, 1))
 
 
 def sparse_apply_proximal_adagrad(var, accum, lr, l1, l2, grad, indices, use_locking=False, name=None):
@@ -917,5 +879,5 @@ def sparse_apply_proximal_adagrad(var, accum, lr, l1, l2, grad, indices, use_loc
       TypeError: If the dtypes differ.
       ValueError: If the static shapes are incompatible.
     """
-    return _sparse_apply_op("SparseApplyProximalAdagrad", [var, accum], [lr, l1, l2, grad], indices, 4,
-                            {"use_locking": bool(use_locking)}, name)
+    return _apply_op("SparseApplyProximalAdagrad", [var, accum], [lr, l1, l2, grad],
+                     {"use_locking": bool(use_locking)}, name, indices, 4)

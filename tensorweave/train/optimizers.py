@@ -287,6 +287,19 @@ class _SparseRowsOptimizer(Optimizer):
     def _apply_sparse(self, values, indices, var):
         raise NotImplementedError()
 
+    def _prepare(self):
+        c = self._call_if_callable
+        self._learning_rate_tensor = ops.convert_to_tensor(c(self._learning_rate), name="learning_rate")
+        self._l1_regularization_strength_tensor = ops.convert_to_tensor(c(self._l1_regularization_strength),
+                                                                        name="l1_regularization_strength")
+        self._l2_regularization_strength_tensor = ops.convert_to_tensor(c(self._l2_regularization_strength),
+                                                                        name="l2_regularization_strength")
+
+    def _hyper(self):
+        """The learning rate and L1/L2 strengths as converted by `_prepare` (not cast)."""
+        return (self._learning_rate_tensor, self._l1_regularization_strength_tensor,
+                self._l2_regularization_strength_tensor)
+
 
 class FtrlOptimizer(_SparseRowsOptimizer):
     """FTRL-proximal (McMahan et al., "Ad Click Prediction: a View from the Trenches", 2013), as TF1's
@@ -352,36 +365,30 @@ class FtrlOptimizer(_SparseRowsOptimizer):
             self._zeros_slot(v, "linear", self._linear_name or self._name)
 
     def _prepare(self):
+        super()._prepare()
         c = self._call_if_callable
-        self._learning_rate_tensor = ops.convert_to_tensor(c(self._learning_rate), name="learning_rate")
-        self._l1_regularization_strength_tensor = ops.convert_to_tensor(c(self._l1_regularization_strength),
-                                                                        name="l1_regularization_strength")
-        self._l2_regularization_strength_tensor = ops.convert_to_tensor(c(self._l2_regularization_strength),
-                                                                        name="l2_regularization_strength")
         self._l2_shrinkage_regularization_strength_tensor = ops.convert_to_tensor(
             c(self._l2_shrinkage_regularization_strength), name="l2_shrinkage_regularization_strength")
         self._learning_rate_power_tensor = ops.convert_to_tensor(c(self._learning_rate_power),
                                                                  name="learning_rate_power")
 
-    def _hyper(self, var):
+    def _update(self, var, grad_args, apply_ftrl, apply_ftrl_v2):
+        """`apply_ftrl` (or, with L2 shrinkage, `apply_ftrl_v2`) on `var`, its slots, `grad_args` and the
+        hyper-parameters cast to `var`'s dtype."""
         dtype = var.dtype.base_dtype
-        hyper = [_cast(self._learning_rate_tensor, dtype), _cast(self._l1_regularization_strength_tensor, dtype),
-                 _cast(self._l2_regularization_strength_tensor, dtype)]
+        slots = (var, self.get_slot(var, "accum"), self.get_slot(var, "linear"))
+        hyper = [_cast(t, dtype) for t in self._hyper()]
         if self._l2_shrinkage_regularization_strength > 0.0:
             hyper.append(_cast(self._l2_shrinkage_regularization_strength_tensor, dtype))
-        return hyper + [_cast(self._learning_rate_power_tensor, dtype)]
+        hyper.append(_cast(self._learning_rate_power_tensor, dtype))
+        apply = apply_ftrl if self._l2_shrinkage_regularization_strength <= 0.0 else apply_ftrl_v2
+        return apply(*slots, *grad_args, *hyper, use_locking=self._use_locking).op
 
     def _apply_dense(self, grad, var):
-        slots = (var, self.get_slot(var, "accum"), self.get_slot(var, "linear"), grad)
-        if self._l2_shrinkage_regularization_strength <= 0.0:
-            return training_ops.apply_ftrl(*slots, *self._hyper(var), use_locking=self._use_locking).op
-        return training_ops.apply_ftrl_v2(*slots, *self._hyper(var), use_locking=self._use_locking).op
+        return self._update(var, (grad,), training_ops.apply_ftrl, training_ops.apply_ftrl_v2)
 
     def _apply_sparse(self, values, indices, var):
-        slots = (var, self.get_slot(var, "accum"), self.get_slot(var, "linear"), values, indices)
-        if self._l2_shrinkage_regularization_strength <= 0.0:
-            return training_ops.sparse_apply_ftrl(*slots, *self._hyper(var), use_locking=self._use_locking).op
-        return training_ops.sparse_apply_ftrl_v2(*slots, *self._hyper(var), use_locking=self._use_locking).op
+        return self._update(var, (values, indices), training_ops.sparse_apply_ftrl, training_ops.sparse_apply_ftrl_v2)
 
 
 class ProximalGradientDescentOptimizer(_SparseRowsOptimizer):
@@ -413,17 +420,6 @@ class ProximalGradientDescentOptimizer(_SparseRowsOptimizer):
         self._l1_regularization_strength_tensor = None
         self._l2_regularization_strength_tensor = None
 
-    def _prepare(self):
-        c = self._call_if_callable
-        self._learning_rate_tensor = ops.convert_to_tensor(c(self._learning_rate), name="learning_rate")
-        self._l1_regularization_strength_tensor = ops.convert_to_tensor(c(self._l1_regularization_strength),
-                                                                        name="l1_regularization_strength")
-        self._l2_regularization_strength_tensor = ops.convert_to_tensor(c(self._l2_regularization_strength),
-                                                                        name="l2_regularization_strength")
-
-    def _hyper(self):
-        return (self._learning_rate_tensor, self._l1_regularization_strength_tensor,
-                self._l2_regularization_strength_tensor)
 
     def _apply_dense(self, grad, var):
         return training_ops.apply_proximal_gradient_descent(var, *self._hyper(), grad,
@@ -474,17 +470,6 @@ class ProximalAdagradOptimizer(_SparseRowsOptimizer):
         for v in var_list:
             self._filled_slot(v, self._initial_accumulator_value, "accumulator", self._name)
 
-    def _prepare(self):
-        c = self._call_if_callable
-        self._learning_rate_tensor = ops.convert_to_tensor(c(self._learning_rate), name="learning_rate")
-        self._l1_regularization_strength_tensor = ops.convert_to_tensor(c(self._l1_regularization_strength),
-                                                                        name="l1_regularization_strength")
-        self._l2_regularization_strength_tensor = ops.convert_to_tensor(c(self._l2_regularization_strength),
-                                                                        name="l2_regularization_strength")
-
-    def _hyper(self):
-        return (self._learning_rate_tensor, self._l1_regularization_strength_tensor,
-                self._l2_regularization_strength_tensor)
 
     def _apply_dense(self, grad, var):
         return training_ops.apply_proximal_adagrad(var, self.get_slot(var, "accumulator"), *self._hyper(), grad,

@@ -9,7 +9,16 @@ from ..framework.registry import NO_GRADIENT, register_op
 from . import core_ops
 from .array_select_ops import where_v2
 from .math_binary_ops import greater, less, multiply, realdiv, subtract, truediv
-from .math_helpers import _FLOAT, _NUMERIC, _broadcast_infer, _check_dtype, _convert_same, _dims_text, _op_scope
+from .math_helpers import (
+    _FLOAT,
+    _FLOAT_COMPLEX,
+    _NUMERIC,
+    _broadcast_infer,
+    _check_dtype,
+    _convert_same,
+    _dims_text,
+    _op_scope,
+)
 from .math_reduce_ops import _checking_axes, _expand_reduced, _reduce, _reduce_infer
 from .math_scan_ops import _cum_infer
 from .math_unary_ops import exp, log, negative
@@ -362,8 +371,6 @@ def _mul_no_nan_grad(op, grad):
 register_op("MulNoNan", infer=_broadcast_infer, kernel=_mul_no_nan_kernel, grad=_mul_no_nan_grad, gpu=True,
             elementwise=True)
 
-_FLOAT_COMPLEX_TYPES = _FLOAT + (dtypes.complex64, dtypes.complex128)
-
 
 def multiply_no_nan(x, y, name=None):
     """Computes `x * y` element-wise, 0 where `y` is 0 even if `x` is infinite or NaN.
@@ -382,7 +389,7 @@ def multiply_no_nan(x, y, name=None):
     with ops.name_scope(name, "multiply_no_nan", [x, y]) as scope:
         x = ops.convert_to_tensor(x, name="x")
         y = ops.convert_to_tensor(y, name="y", dtype=x.dtype.base_dtype)
-        _check_dtype(x, _FLOAT_COMPLEX_TYPES)
+        _check_dtype(x, _FLOAT_COMPLEX)
         return ops.apply_op("MulNoNan", [x, y], name=scope)
 
 
@@ -401,6 +408,6 @@ def reciprocal_no_nan(x, name=None):
     """
     with ops.name_scope(name, "reciprocal_no_nan", [x]) as scope:
         x = ops.convert_to_tensor(x, name="x")
-        _check_dtype(x, _FLOAT_COMPLEX_TYPES)
+        _check_dtype(x, _FLOAT_COMPLEX)
         one = ops.convert_to_tensor(1, dtype=x.dtype.base_dtype, name="one")
         return ops.apply_op("DivNoNan", [one, x], name=scope)

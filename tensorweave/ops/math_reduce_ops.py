@@ -312,43 +312,27 @@ _REDUCE_DOC = """Computes the %s of elements across dimensions of a tensor.
     """
 
 
-def reduce_sum(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None, keep_dims=None):
-    return _reduce("Sum", input_tensor, axis, keepdims, name, reduction_indices, keep_dims, _NUMERIC)
+def _reduce_op(func_name, op_type, allowed, what, note, kind):
+    """The public constructor `func_name` of reduction `op_type` (`_reduce` over the `allowed` dtypes),
+    with `_REDUCE_DOC` filled in with `what`, `note` and `kind`."""
+    def fn(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None, keep_dims=None):
+        return _reduce(op_type, input_tensor, axis, keepdims, name, reduction_indices, keep_dims, allowed)
+
+    fn.__name__ = fn.__qualname__ = func_name
+    fn.__doc__ = _REDUCE_DOC % (what, note, kind)
+    return fn
 
 
-def reduce_mean(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None, keep_dims=None):
-    return _reduce("Mean", input_tensor, axis, keepdims, name, reduction_indices, keep_dims, _NUMERIC)
-
-
-def reduce_prod(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None, keep_dims=None):
-    return _reduce("Prod", input_tensor, axis, keepdims, name, reduction_indices, keep_dims, _NUMERIC)
-
-
-def reduce_max(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None, keep_dims=None):
-    return _reduce("Max", input_tensor, axis, keepdims, name, reduction_indices, keep_dims, _REAL)
-
-
-def reduce_min(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None, keep_dims=None):
-    return _reduce("Min", input_tensor, axis, keepdims, name, reduction_indices, keep_dims, _REAL)
-
-
-def reduce_any(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None, keep_dims=None):
-    return _reduce("Any", input_tensor, axis, keepdims, name, reduction_indices, keep_dims, _BOOL)
-
-
-def reduce_all(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None, keep_dims=None):
-    return _reduce("All", input_tensor, axis, keepdims, name, reduction_indices, keep_dims, _BOOL)
-
-
-reduce_sum.__doc__ = _REDUCE_DOC % ("sum", "", "numeric")
-reduce_mean.__doc__ = _REDUCE_DOC % ("mean", " Integer means truncate toward zero, as in TF.", "numeric")
-reduce_prod.__doc__ = _REDUCE_DOC % ("product", "", "numeric")
-reduce_max.__doc__ = _REDUCE_DOC % ("maximum", " The maximum of an empty set is -inf (the lowest integer).",
-                                    "real")
-reduce_min.__doc__ = _REDUCE_DOC % ("minimum", " The minimum of an empty set is inf (the largest integer).",
-                                    "real")
-reduce_any.__doc__ = _REDUCE_DOC % ('"logical or"', "", "bool")
-reduce_all.__doc__ = _REDUCE_DOC % ('"logical and"', "", "bool")
+reduce_sum = _reduce_op("reduce_sum", "Sum", _NUMERIC, "sum", "", "numeric")
+reduce_mean = _reduce_op("reduce_mean", "Mean", _NUMERIC, "mean", " Integer means truncate toward zero, as in TF.",
+                         "numeric")
+reduce_prod = _reduce_op("reduce_prod", "Prod", _NUMERIC, "product", "", "numeric")
+reduce_max = _reduce_op("reduce_max", "Max", _REAL, "maximum",
+                        " The maximum of an empty set is -inf (the lowest integer).", "real")
+reduce_min = _reduce_op("reduce_min", "Min", _REAL, "minimum",
+                        " The minimum of an empty set is inf (the largest integer).", "real")
+reduce_any = _reduce_op("reduce_any", "Any", _BOOL, '"logical or"', "", "bool")
+reduce_all = _reduce_op("reduce_all", "All", _BOOL, '"logical and"', "", "bool")
 
 
 def reduce_logsumexp(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None, keep_dims=None):
@@ -527,10 +511,16 @@ def _arg(op_type, input, axis, name, dimension, output_type):  # noqa: A002
         return ops.apply_op(op_type, [x, dim], {"output_type": output_type}, name=scope)
 
 
-def argmax(input, axis=None, name=None, dimension=None, output_type=dtypes.int64):  # noqa: A002 (TF's name)
-    """Returns the index with the largest value across an axis of a tensor (the first on ties).
+def _arg_op(func_name, op_type, extreme, example):
+    """The public constructor `func_name` of ArgMax or ArgMin (`_arg`), with its docstring made of
+    `extreme` ("largest" or "smallest") and `example`."""
+    def fn(input, axis=None, name=None, dimension=None, output_type=dtypes.int64):  # noqa: A002 (TF's name)
+        return _arg(op_type, input, axis, name, dimension, output_type)
 
-    As TF's kernel, a NaN is never the largest value: `argmax([1, nan, 3])` is 2, and a slice
+    fn.__name__ = fn.__qualname__ = func_name
+    fn.__doc__ = """Returns the index with the %s value across an axis of a tensor (the first on ties).
+
+    As TF's kernel, a NaN is never the %s value: %s, and a slice
     of NaN only gives 0.
 
     Args:
@@ -548,30 +538,9 @@ def argmax(input, axis=None, name=None, dimension=None, output_type=dtypes.int64
       TypeError: If `input` is not real or bool.
       tf.errors.InvalidArgumentError: At run time, if an axis fed then is out of range or not a
         scalar, or the axis is empty.
-    """
-    return _arg("ArgMax", input, axis, name, dimension, output_type)
+    """ % (extreme, extreme, example)
+    return fn
 
 
-def argmin(input, axis=None, name=None, dimension=None, output_type=dtypes.int64):  # noqa: A002 (TF's name)
-    """Returns the index with the smallest value across an axis of a tensor (the first on ties).
-
-    As TF's kernel, a NaN is never the smallest value: `argmin([nan, 1, 3])` is 1, and a slice
-    of NaN only gives 0.
-
-    Args:
-      input: A real or bool `Tensor`.
-      axis: The axis to reduce across (default 0), in `[-rank(input), rank(input))`.
-      name: A name for the operation (optional).
-      dimension: The old (deprecated) name for axis.
-      output_type: int32 or int64 (default).
-
-    Returns:
-      A `Tensor` of type `output_type`.
-
-    Raises:
-      ValueError: If both `axis` and `dimension` are given, or the axis is out of range.
-      TypeError: If `input` is not real or bool.
-      tf.errors.InvalidArgumentError: At run time, if an axis fed then is out of range or not a
-        scalar, or the axis is empty.
-    """
-    return _arg("ArgMin", input, axis, name, dimension, output_type)
+argmax = _arg_op("argmax", "ArgMax", "largest", "`argmax([1, nan, 3])` is 2")
+argmin = _arg_op("argmin", "ArgMin", "smallest", "`argmin([nan, 1, 3])` is 1")

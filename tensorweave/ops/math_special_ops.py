@@ -164,6 +164,16 @@ def _make_unary(op_type, func_name, scipy_name, fixup, grad, doc):
 lgamma, digamma, erfinv, ndtri, bessel_i0e, bessel_i1e, bessel_i0, bessel_i1 = (_make_unary(*row) for row in _UNARY)
 
 
+def _scipy_binary(op_type, x, y, names, name):
+    """Builds the float32/float64 SciPy-kernel op `op_type` on `x` and `y` (named `names`), with the same
+    dtype (checked on the first)."""
+    _special()  # SciPy missing: the ImportError naming the extra, when the op is built
+    with _op_scope(name, op_type, [x, y]) as scope:
+        x, y = _convert_same([x, y], names, op_type)
+        _check_dtype(x, _F32_F64, names[0])
+        return ops.apply_op(op_type, [x, y], name=scope)
+
+
 # ---- Polygamma ----------------------------------------------------------------------------------
 def _polygamma_kernel(xp, a, x):
     special = _special()
@@ -209,11 +219,7 @@ def polygamma(a, x, name=None):
       TypeError: If the dtypes differ or are not float32/float64.
       ImportError: If SciPy is not installed.
     """
-    _special()
-    with _op_scope(name, "Polygamma", [a, x]) as scope:
-        a, x = _convert_same([a, x], ("a", "x"), "Polygamma")
-        _check_dtype(a, _F32_F64, "a")
-        return ops.apply_op("Polygamma", [a, x], name=scope)
+    return _scipy_binary("Polygamma", a, x, ("a", "x"), name)
 
 
 # ---- Xlogy / Xdivy / Xlog1py --------------------------------------------------------------------
@@ -253,22 +259,20 @@ def _xlog1py_grad(op, grad):
     return [core_ops.unbroadcast(gx, x), core_ops.unbroadcast(gy, y)]
 
 
-for _op_type, _f, _grad in [("Xlogy", lambda xp, x, y: x * xp.log(y), _xlogy_grad),
-                            ("Xdivy", lambda xp, x, y: x / y, _xdivy_grad),
-                            ("Xlog1py", lambda xp, x, y: x * xp.log1p(y), _xlog1py_grad)]:
-    register_op(_op_type, infer=_broadcast_infer, kernel=_x_kernel(_f), grad=_grad, gpu=True, elementwise=True,
-                transcendental=_op_type != "Xdivy")
+def _x_binary(func_name, op_type, f, grad, summary):
+    """Registers `op_type` (Xlogy, Xdivy or Xlog1py: `f` where `x != 0`, else 0) and returns its public
+    constructor `func_name(x, y, name=None)`, with its docstring's first line `summary`."""
+    register_op(op_type, infer=_broadcast_infer, kernel=_x_kernel(f), grad=grad, gpu=True, elementwise=True,
+                transcendental=op_type != "Xdivy")
 
+    def fn(x, y, name=None):
+        with _op_scope(name, op_type, [x, y]) as scope:
+            x, y = _convert_same([x, y], ("x", "y"), op_type)
+            _check_dtype(x, _FLOAT_COMPLEX)
+            return ops.apply_op(op_type, [x, y], name=scope)
 
-def _x_binary(op_type, x, y, name):
-    with _op_scope(name, op_type, [x, y]) as scope:
-        x, y = _convert_same([x, y], ("x", "y"), op_type)
-        _check_dtype(x, _FLOAT_COMPLEX)
-        return ops.apply_op(op_type, [x, y], name=scope)
-
-
-def xlogy(x, y, name=None):
-    """Returns 0 if `x == 0`, and `x * log(y)` otherwise, element-wise (even where `y` is 0 or NaN).
+    fn.__name__ = fn.__qualname__ = func_name
+    fn.__doc__ = """%s
 
     Args:
       x: A `Tensor` of type float16, float32, float64, complex64 or complex128.
@@ -280,43 +284,16 @@ def xlogy(x, y, name=None):
 
     Raises:
       TypeError: If the dtypes differ or are not allowed.
-    """
-    return _x_binary("Xlogy", x, y, name)
+    """ % summary
+    return fn
 
 
-def xdivy(x, y, name=None):
-    """Returns 0 if `x == 0`, and `x / y` otherwise, element-wise (even where `y` is 0 or NaN).
-
-    Args:
-      x: A `Tensor` of type float16, float32, float64, complex64 or complex128.
-      y: A `Tensor` of the same type as `x` (broadcast against it).
-      name: A name for the operation (optional).
-
-    Returns:
-      A `Tensor`. Has the same type as `x`.
-
-    Raises:
-      TypeError: If the dtypes differ or are not allowed.
-    """
-    return _x_binary("Xdivy", x, y, name)
-
-
-def xlog1py(x, y, name=None):
-    """Returns 0 if `x == 0`, and `x * log1p(y)` otherwise, element-wise (even where `y` is -1 or NaN).
-
-    Args:
-      x: A `Tensor` of type float16, float32, float64, complex64 or complex128.
-      y: A `Tensor` of the same type as `x` (broadcast against it).
-      name: A name for the operation (optional).
-
-    Returns:
-      A `Tensor`. Has the same type as `x`.
-
-    Raises:
-      TypeError: If the dtypes differ or are not allowed.
-    """
-    return _x_binary("Xlog1py", x, y, name)
-
+xlogy = _x_binary("xlogy", "Xlogy", lambda xp, x, y: x * xp.log(y), _xlogy_grad,
+                  "Returns 0 if `x == 0`, and `x * log(y)` otherwise, element-wise (even where `y` is 0 or NaN).")
+xdivy = _x_binary("xdivy", "Xdivy", lambda xp, x, y: x / y, _xdivy_grad,
+                  "Returns 0 if `x == 0`, and `x / y` otherwise, element-wise (even where `y` is 0 or NaN).")
+xlog1py = _x_binary("xlog1py", "Xlog1py", lambda xp, x, y: x * xp.log1p(y), _xlog1py_grad,
+                    "Returns 0 if `x == 0`, and `x * log1p(y)` otherwise, element-wise (even where `y` is -1 or NaN).")
 
 
 # ---- Zeta / Betainc -------------------------------------------------------------------------------
@@ -362,11 +339,7 @@ def zeta(x, q, name=None):
       TypeError: If the dtypes differ or are not float32/float64.
       ImportError: If SciPy is not installed.
     """
-    _special()
-    with _op_scope(name, "Zeta", [x, q]) as scope:
-        x, q = _convert_same([x, q], ("x", "q"), "Zeta")
-        _check_dtype(x, _F32_F64, "x")
-        return ops.apply_op("Zeta", [x, q], name=scope)
+    return _scipy_binary("Zeta", x, q, ("x", "q"), name)
 
 
 def _betainc_infer(op):
@@ -561,14 +534,6 @@ register_op("IgammaGradA", infer=_broadcast_infer, kernel=_igamma_grad_a_kernel,
             transcendental=True)
 
 
-def _igamma_public(op_type, a, x, name):
-    _special()
-    with _op_scope(name, op_type, [a, x]) as scope:
-        a, x = _convert_same([a, x], ("a", "x"), op_type)
-        _check_dtype(a, _F32_F64, "a")
-        return ops.apply_op(op_type, [a, x], name=scope)
-
-
 def igamma(a, x, name=None):
     """Computes the lower regularized incomplete Gamma function `P(a, x)` element-wise.
 
@@ -586,7 +551,7 @@ def igamma(a, x, name=None):
       TypeError: If the dtypes differ or are not float32/float64.
       ImportError: If SciPy is not installed.
     """
-    return _igamma_public("Igamma", a, x, name)
+    return _scipy_binary("Igamma", a, x, ("a", "x"), name)
 
 
 def igammac(a, x, name=None):
@@ -606,4 +571,4 @@ def igammac(a, x, name=None):
       TypeError: If the dtypes differ or are not float32/float64.
       ImportError: If SciPy is not installed.
     """
-    return _igamma_public("Igammac", a, x, name)
+    return _scipy_binary("Igammac", a, x, ("a", "x"), name)

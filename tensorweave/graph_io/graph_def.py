@@ -220,6 +220,7 @@ def _default_value(default):
 
 # ---- export ------------------------------------------------------------------------------------
 def _input_name(t):
+    """TF's input syntax: "op" for output 0, "op:1" for the others."""
     return t.op.name if t.value_index == 0 else "%s:%d" % (t.op.name, t.value_index)
 
 

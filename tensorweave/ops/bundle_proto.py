@@ -12,6 +12,8 @@ Only protobuf is needed (the `data` extra).
 
 import threading
 
+from ._descriptors import build_once, json_name, message_class_getter
+
 __all__ = ["data_type_name", "message_classes"]
 
 _lock = threading.Lock()
@@ -32,7 +34,7 @@ _NAMES = ("BundleHeaderProto", "BundleEntryProto", "TensorShapeProto", "TensorSl
 
 def _build():
     try:
-        from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+        from google.protobuf import descriptor_pb2, descriptor_pool
     except ImportError:
         raise ImportError("TensorFlow checkpoints need protobuf and crc32c: pip install 'tensorweave[data]'") from None
 
@@ -51,7 +53,7 @@ def _build():
         for oname in oneofs:
             m.oneof_decl.add(name=oname)
         for fname, number, label, ftype, type_name, *oneof in fields:
-            f = m.field.add(name=fname, number=number, label=label, type=ftype, json_name=_camel(fname))
+            f = m.field.add(name=fname, number=number, label=label, type=ftype, json_name=json_name(fname))
             if type_name:
                 f.type_name = type_name
             if ftype in (_INT64, _INT32) and label == _REPEATED:
@@ -104,9 +106,7 @@ def _build():
     pool = descriptor_pool.DescriptorPool()
     for f in (types, shape, slice_, versions, bundle):
         pool.Add(f)
-    get_class = getattr(message_factory, "GetMessageClass", None)
-    if get_class is None:  # protobuf < 4.21
-        get_class = message_factory.MessageFactory(pool).GetPrototype
+    get_class = message_class_getter(pool)
     return {name: get_class(pool.FindMessageTypeByName("tensorflow." + name)) for name in _NAMES}
 
 
@@ -116,11 +116,6 @@ def data_type_name(value):
 
 
 _DATA_TYPE_NAMES = {number: name for name, number in _DATA_TYPES}
-
-
-def _camel(name):
-    head, *rest = name.split("_")
-    return head + "".join(w.capitalize() for w in rest)
 
 
 def message_classes():
@@ -133,8 +128,4 @@ def message_classes():
     Raises:
       ImportError: If protobuf (`tensorweave[data]`) is not installed.
     """
-    if not _classes:
-        with _lock:
-            if not _classes:
-                _classes.update(_build())
-    return _classes
+    return build_once(_lock, _classes, _build)

@@ -18,6 +18,8 @@ message, `tf.train.Example.FromString` and every other class attribute forward t
 
 import threading
 
+from ._descriptors import build_once, json_name, message_class_getter
+
 __all__ = ["BytesList", "Example", "Feature", "FeatureList", "FeatureLists", "Features", "FloatList",
            "Int64List", "SequenceExample", "message_classes"]
 
@@ -30,7 +32,7 @@ _TYPE_FLOAT, _TYPE_INT64, _TYPE_STRING, _TYPE_MESSAGE, _TYPE_BYTES = 2, 3, 9, 11
 
 def _build():
     try:
-        from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+        from google.protobuf import descriptor_pb2, descriptor_pool
     except ImportError:
         raise ImportError("tf.train.Example needs protobuf: pip install 'tensorweave[data]'") from None
 
@@ -43,7 +45,7 @@ def _build():
             e.field.add(name="value", number=2, label=_LABEL_OPTIONAL, type=_TYPE_MESSAGE, type_name=value_type,
                         json_name="value")
         for fname, number, label, ftype, type_name, oneof in fields:
-            f = m.field.add(name=fname, number=number, label=label, type=ftype, json_name=_camel(fname))
+            f = m.field.add(name=fname, number=number, label=label, type=ftype, json_name=json_name(fname))
             if type_name:
                 f.type_name = type_name
             if ftype in (_TYPE_FLOAT, _TYPE_INT64):
@@ -82,18 +84,11 @@ def _build():
     pool = descriptor_pool.DescriptorPool()
     pool.Add(feature)
     pool.Add(example)
-    get_class = getattr(message_factory, "GetMessageClass", None)
-    if get_class is None:  # protobuf < 4.21
-        get_class = message_factory.MessageFactory(pool).GetPrototype
+    get_class = message_class_getter(pool)
     classes = {name: get_class(pool.FindMessageTypeByName("tensorflow." + name)) for name in _NAMES}
     for cls in classes.values():
         cls.__module__ = "tensorweave.io._messages"  # where pickle finds the class again
     return classes
-
-
-def _camel(name):
-    head, *rest = name.split("_")
-    return head + "".join(w.capitalize() for w in rest)
 
 
 def message_classes():
@@ -105,11 +100,7 @@ def message_classes():
     Raises:
       ImportError: If protobuf (`tensorweave[data]`) is not installed.
     """
-    if not _classes:
-        with _lock:
-            if not _classes:
-                _classes.update(_build())
-    return _classes
+    return build_once(_lock, _classes, _build)
 
 
 class _MessageProxyType(type):

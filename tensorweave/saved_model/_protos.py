@@ -17,10 +17,12 @@ bytes. protobuf is imported only when one of these is used.
 
 import threading
 
+from ..ops._descriptors import build_once, message_class_getter
+
 __all__ = ["saved_model_class"]  # and, on first access, any_pb2, meta_graph_pb2, tensor_shape_pb2, types_pb2
 
 _lock = threading.Lock()
-_saved_model = []
+_saved_model = {}
 
 _EXTRA = "pip install 'tensorweave[tensorboard]'"
 
@@ -48,16 +50,12 @@ def saved_model_class():
     Raises:
       ImportError: If protobuf or TensorBoard (the `tensorboard` extra) is not installed.
     """
-    if not _saved_model:
-        with _lock:
-            if not _saved_model:
-                _saved_model.append(_build())
-    return _saved_model[0]
+    return build_once(_lock, _saved_model, lambda: {"SavedModel": _build()})["SavedModel"]
 
 
 def _build():
     _, meta_graph_pb2, _, _ = _import()
-    from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+    from google.protobuf import descriptor_pb2, descriptor_pool
     pool = descriptor_pool.Default()
     full_name = "tensorweave.SavedModel"
     try:
@@ -74,9 +72,6 @@ def _build():
                     type_name="." + meta_graph_pb2.MetaGraphDef.DESCRIPTOR.full_name, json_name="metaGraphs")
         pool.Add(f)
         descriptor = pool.FindMessageTypeByName(full_name)
-    get_class = getattr(message_factory, "GetMessageClass", None)
-    if get_class is None:  # protobuf < 4.21
-        get_class = message_factory.MessageFactory(pool).GetPrototype
-    cls = get_class(descriptor)
+    cls = message_class_getter(pool)(descriptor)
     cls.__module__ = __name__
     return cls

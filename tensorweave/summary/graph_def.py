@@ -7,6 +7,7 @@ import numpy as np
 
 from ..framework import dtypes
 from ..framework.tensor_shape import TensorShape
+from ..graph_io.graph_def import _input_name, _is_shape, _shape_proto
 from ..ops.summary_ops import make_tensor_proto, proto_module
 
 __all__ = ["graph_to_graph_def", "MAX_CONST_ELEMENTS"]
@@ -17,24 +18,6 @@ MAX_CONST_ELEMENTS = 1024
 # Attributes that hold a shape, and a list of shapes, even when written as tuples of ints.
 _SHAPE_ATTRS = ("shape", "element_shape")
 _SHAPE_LIST_ATTRS = ("shapes", "output_shapes", "element_shapes")
-
-
-def _shape_proto(shape, tensor_shape_pb2):
-    """A `TensorShapeProto` of a `TensorShape`, a tuple of ints/None, or None (unknown rank)."""
-    proto = tensor_shape_pb2.TensorShapeProto()
-    dims = shape.as_tuple() if isinstance(shape, TensorShape) else shape
-    if dims is None:
-        proto.unknown_rank = True
-        return proto
-    for d in dims:
-        d = getattr(d, "value", d)
-        proto.dim.add(size=-1 if d is None else int(d))
-    return proto
-
-
-def _is_shape_like(v):
-    return isinstance(v, TensorShape) or v is None or (
-        isinstance(v, (tuple, list)) and all(d is None or isinstance(d, (int, np.integer)) for d in v))
 
 
 def _tensor_attr(value, attr_pb2):
@@ -51,12 +34,12 @@ def _tensor_attr(value, attr_pb2):
     return attr_pb2.AttrValue(tensor=make_tensor_proto(arr, dt))
 
 
-def _attr_value(key, value, attr_pb2, tensor_shape_pb2):
+def _attr_value(key, value, attr_pb2):
     """The `AttrValue` for one attribute, or None for values with no protobuf form (functions, tokens)."""
     if isinstance(value, dtypes.DType):
         return attr_pb2.AttrValue(type=value.as_datatype_enum)
-    if isinstance(value, TensorShape) or (key in _SHAPE_ATTRS and _is_shape_like(value)):
-        return attr_pb2.AttrValue(shape=_shape_proto(value, tensor_shape_pb2))
+    if isinstance(value, TensorShape) or (key in _SHAPE_ATTRS and _is_shape(value)):
+        return attr_pb2.AttrValue(shape=_shape_proto(value))
     if isinstance(value, (bool, np.bool_)):
         return attr_pb2.AttrValue(b=bool(value))
     if isinstance(value, (int, np.integer)):
@@ -71,8 +54,8 @@ def _attr_value(key, value, attr_pb2, tensor_shape_pb2):
         return _tensor_attr(value, attr_pb2)
     if isinstance(value, (list, tuple)):
         lst = attr_pb2.AttrValue.ListValue()
-        if key in _SHAPE_LIST_ATTRS and all(_is_shape_like(v) for v in value):
-            lst.shape.extend(_shape_proto(v, tensor_shape_pb2) for v in value)
+        if key in _SHAPE_LIST_ATTRS and all(_is_shape(v) for v in value):
+            lst.shape.extend(_shape_proto(v) for v in value)
         elif all(isinstance(v, dtypes.DType) for v in value):
             lst.type.extend(v.as_datatype_enum for v in value)
         elif all(isinstance(v, (bool, np.bool_)) for v in value):
@@ -84,16 +67,11 @@ def _attr_value(key, value, attr_pb2, tensor_shape_pb2):
         elif all(isinstance(v, (str, bytes)) for v in value):
             lst.s.extend(v if isinstance(v, bytes) else v.encode("utf-8") for v in value)
         elif all(isinstance(v, TensorShape) for v in value):
-            lst.shape.extend(_shape_proto(v, tensor_shape_pb2) for v in value)
+            lst.shape.extend(_shape_proto(v) for v in value)
         else:
             return None
         return attr_pb2.AttrValue(list=lst)
     return None
-
-
-def _input_name(t):
-    """TF's input syntax: "op" for output 0, "op:1" for the others."""
-    return t.op.name if t.value_index == 0 else "%s:%d" % (t.op.name, t.value_index)
 
 
 def graph_to_graph_def(graph, add_shapes=False):
@@ -115,7 +93,6 @@ def graph_to_graph_def(graph, add_shapes=False):
     feature = "tf.summary.FileWriter.add_graph"
     graph_pb2 = proto_module("graph_pb2", feature)
     attr_pb2 = proto_module("attr_value_pb2", feature)
-    tensor_shape_pb2 = proto_module("tensor_shape_pb2", feature)
     graph_def = graph_pb2.GraphDef()
     for op in graph.get_operations():
         node = graph_def.node.add(name=op.name, op=op.type, device=op.device or "")
@@ -124,11 +101,11 @@ def graph_to_graph_def(graph, add_shapes=False):
         for key, value in op.attrs.items():
             if key.startswith("_"):
                 continue
-            av = _attr_value(key, value, attr_pb2, tensor_shape_pb2)
+            av = _attr_value(key, value, attr_pb2)
             if av is not None:
                 node.attr[key].CopyFrom(av)
         if add_shapes and op.outputs:
             lst = attr_pb2.AttrValue.ListValue()
-            lst.shape.extend(_shape_proto(t.shape, tensor_shape_pb2) for t in op.outputs)
+            lst.shape.extend(_shape_proto(t.shape) for t in op.outputs)
             node.attr["_output_shapes"].CopyFrom(attr_pb2.AttrValue(list=lst))
     return graph_def

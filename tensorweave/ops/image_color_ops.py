@@ -20,20 +20,30 @@ from .random_ops import random_uniform
 _F = np.float32
 
 
-# ---- AdjustContrastv2 ------------------------------------------------------------------------
-def _adjust_contrast_infer(op):
-    images, factor = op._inputs
-    _check_dtype(images, (dtypes.float16, dtypes.float32), "images", "AdjustContrastv2")
-    if factor._dtype is not dtypes.float32:
-        raise TypeError("Value passed to parameter 'contrast_factor' has DataType %s not in list of allowed values: "
-                        "float32" % factor._dtype.name)
-    d = _dims(images)
-    if d is not None and len(d) < 3:
-        raise ValueError("Shape must be at least rank 3 but is rank %d" % len(d))
-    fd = _dims(factor)
-    if fd is not None and len(fd) != 0:
-        raise ValueError("Shape must be rank 0 but is rank %d" % len(fd))
-    return [(images._dtype, d)]
+# ---- AdjustContrastv2 (and the shared checks of AdjustHue / AdjustSaturation) ---------------
+def _adjust_infer(arg):
+    """The infer of an adjust op of inputs (images, scalar float32 factor named `arg`)."""
+    def infer(op):
+        images, factor = op._inputs
+        _check_dtype(images, (dtypes.float16, dtypes.float32), "images", op._type)
+        if factor._dtype is not dtypes.float32:
+            raise TypeError("Value passed to parameter '%s' has DataType %s not in list of allowed values: float32"
+                            % (arg, factor._dtype.name))
+        d = _dims(images)
+        if d is not None and len(d) < 3:
+            raise ValueError("Shape must be at least rank 3 but is rank %d" % len(d))
+        fd = _dims(factor)
+        if fd is not None and len(fd) != 0:
+            raise ValueError("Shape must be rank 0 but is rank %d" % len(fd))
+        return [(images._dtype, d)]
+    return infer
+
+
+def _check_adjust_args(images, factor, arg):
+    if images.ndim < 3:
+        raise _invalid("input must be at least 3-D, got shape%s" % _fmt(images.shape))
+    if np.ndim(factor) != 0:
+        raise _invalid("%s must be scalar: %s" % (arg, _fmt(np.shape(factor))))
 
 
 def _channel_means(x):
@@ -58,10 +68,7 @@ def _channel_means(x):
 
 
 def _adjust_contrast_kernel(xp, images, contrast_factor):
-    if images.ndim < 3:
-        raise _invalid("input must be at least 3-D, got shape%s" % _fmt(images.shape))
-    if np.ndim(contrast_factor) != 0:
-        raise _invalid("contrast_factor must be scalar: %s" % _fmt(np.shape(contrast_factor)))
+    _check_adjust_args(images, contrast_factor, "contrast_factor")
     if images.size == 0:
         return images.copy()
     h, w, c = images.shape[-3:]
@@ -71,10 +78,15 @@ def _adjust_contrast_kernel(xp, images, contrast_factor):
     return out.reshape(images.shape).astype(images.dtype)
 
 
-register_op("AdjustContrastv2", infer=_adjust_contrast_infer, kernel=_adjust_contrast_kernel)
+register_op("AdjustContrastv2", infer=_adjust_infer("contrast_factor"), kernel=_adjust_contrast_kernel)
 
 
 # ---- dtype conversion ------------------------------------------------------------------------
+def _to_float(image):
+    """`image` itself when float16/float32, else converted to float32."""
+    return image if image.dtype in (dtypes.float16, dtypes.float32) else convert_image_dtype(image, dtypes.float32)
+
+
 def convert_image_dtype(image, dtype, saturate=False, name=None):
     """Converts `image` to `dtype`, scaling its values: floats are in [0, 1), integers in [0, MAX].
 
@@ -209,8 +221,7 @@ def adjust_brightness(image, delta):
     with ops.name_scope(None, "adjust_brightness", [image, delta]) as name:
         image = ops.convert_to_tensor(image, name="image")
         orig_dtype = image.dtype
-        flt_image = image if orig_dtype in (dtypes.float16, dtypes.float32) else convert_image_dtype(image,
-                                                                                                      dtypes.float32)
+        flt_image = _to_float(image)
         adjusted = add(flt_image, cast(delta, flt_image.dtype), name=name)
         return convert_image_dtype(adjusted, orig_dtype, saturate=True)
 
@@ -229,10 +240,7 @@ def adjust_contrast(images, contrast_factor):
     with ops.name_scope(None, "adjust_contrast", [images, contrast_factor]) as name:
         images = ops.convert_to_tensor(images, name="images")
         orig_dtype = images.dtype
-        if orig_dtype in (dtypes.float16, dtypes.float32):
-            flt_images = images
-        else:
-            flt_images = convert_image_dtype(images, dtypes.float32)
+        flt_images = _to_float(images)
         factor = ops.convert_to_tensor(contrast_factor, dtype=dtypes.float32, name="contrast_factor")
         adjusted = ops.apply_op("AdjustContrastv2", [flt_images, factor], name=name)
         return convert_image_dtype(adjusted, orig_dtype, saturate=True)
@@ -252,10 +260,23 @@ def random_brightness(image, max_delta, seed=None):
     Raises:
       ValueError: If `max_delta` is negative.
     """
+    return _random_delta(image, max_delta, seed, adjust_brightness)
+
+
+def _random_delta(image, max_delta, seed, adjust):
+    """`adjust(image, delta)`, delta uniform in [-max_delta, max_delta)."""
     if max_delta < 0:
         raise ValueError("max_delta must be non-negative.")
-    delta = random_uniform([], -max_delta, max_delta, seed=seed)
-    return adjust_brightness(image, delta)
+    return adjust(image, random_uniform([], -max_delta, max_delta, seed=seed))
+
+
+def _random_factor(image, lower, upper, seed, adjust):
+    """`adjust(image, factor)`, factor uniform in [lower, upper)."""
+    if upper <= lower:
+        raise ValueError("upper must be > lower.")
+    if lower < 0:
+        raise ValueError("lower must be non-negative.")
+    return adjust(image, random_uniform([], lower, upper, seed=seed))
 
 
 def random_contrast(image, lower, upper, seed=None):
@@ -273,12 +294,7 @@ def random_contrast(image, lower, upper, seed=None):
     Raises:
       ValueError: If `upper <= lower` or `lower < 0`.
     """
-    if upper <= lower:
-        raise ValueError("upper must be > lower.")
-    if lower < 0:
-        raise ValueError("lower must be non-negative.")
-    contrast_factor = random_uniform([], lower, upper, seed=seed)
-    return adjust_contrast(image, contrast_factor)
+    return _random_factor(image, lower, upper, seed, adjust_contrast)
 
 
 # ---- linear color spaces and gamma -----------------------------------------------------------
@@ -361,8 +377,7 @@ def adjust_gamma(image, gamma=1, gain=1):
     with ops.name_scope(None, "adjust_gamma", [image, gamma, gain]):
         image = ops.convert_to_tensor(image, name="image")
         orig_dtype = image.dtype
-        flt_image = image if orig_dtype in (dtypes.float16, dtypes.float32) else convert_image_dtype(image,
-                                                                                                      dtypes.float32)
+        flt_image = _to_float(image)
         if isinstance(gamma, ops.Tensor):
             from .logging_ops import Assert
             from .math_binary_ops import greater_equal

@@ -11,10 +11,16 @@ from ..framework.errors import _invalid_argument as _invalid
 from ..framework.registry import NO_GRADIENT, register_op
 from .array_helpers import _check_dtype, _dims, _fmt
 from .array_join_ops import stack
-from .image_color_ops import convert_image_dtype
+from .image_color_ops import (
+    _adjust_infer,
+    _check_adjust_args,
+    _random_delta,
+    _random_factor,
+    _to_float,
+    convert_image_dtype,
+)
 from .math_binary_ops import div_no_nan, greater, greater_equal, less, less_equal, logical_and
 from .math_unary_ops import cast, square
-from .random_ops import random_uniform
 
 _F = np.float32
 _HSV_DTYPES = (dtypes.float16, dtypes.float32, dtypes.float64)
@@ -178,28 +184,8 @@ def hsv_to_rgb(images, name=None):
 
 
 # ---- AdjustHue / AdjustSaturation ------------------------------------------------------------
-def _adjust_infer(arg):
-    def infer(op):
-        images, factor = op._inputs
-        _check_dtype(images, (dtypes.float16, dtypes.float32), "images", op._type)
-        if factor._dtype is not dtypes.float32:
-            raise TypeError("Value passed to parameter '%s' has DataType %s not in list of allowed values: float32"
-                            % (arg, factor._dtype.name))
-        d = _dims(images)
-        if d is not None and len(d) < 3:
-            raise ValueError("Shape must be at least rank 3 but is rank %d" % len(d))
-        fd = _dims(factor)
-        if fd is not None and len(fd) != 0:
-            raise ValueError("Shape must be rank 0 but is rank %d" % len(fd))
-        return [(images._dtype, d)]
-    return infer
-
-
 def _check_adjust(images, factor, arg):
-    if images.ndim < 3:
-        raise _invalid("input must be at least 3-D, got shape%s" % _fmt(images.shape))
-    if np.ndim(factor) != 0:
-        raise _invalid("%s must be scalar: %s" % (arg, _fmt(np.shape(factor))))
+    _check_adjust_args(images, factor, arg)
     if images.shape[-1] != 3:
         raise _invalid("input must have 3 channels but instead has %d channels." % images.shape[-1])
 
@@ -305,7 +291,7 @@ def adjust_hue(image, delta, name=None):
     with ops.name_scope(name, "adjust_hue", [image]) as name:
         image = ops.convert_to_tensor(image, name="image")
         orig_dtype = image.dtype
-        flt = image if orig_dtype in (dtypes.float16, dtypes.float32) else convert_image_dtype(image, dtypes.float32)
+        flt = _to_float(image)
         delta = ops.convert_to_tensor(delta, dtype=dtypes.float32, name="delta")
         return convert_image_dtype(ops.apply_op("AdjustHue", [flt, delta], name="AdjustHue"), orig_dtype)
 
@@ -324,7 +310,7 @@ def adjust_saturation(image, saturation_factor, name=None):
     with ops.name_scope(name, "adjust_saturation", [image]) as name:
         image = ops.convert_to_tensor(image, name="image")
         orig_dtype = image.dtype
-        flt = image if orig_dtype in (dtypes.float16, dtypes.float32) else convert_image_dtype(image, dtypes.float32)
+        flt = _to_float(image)
         factor = ops.convert_to_tensor(saturation_factor, dtype=dtypes.float32, name="saturation_factor")
         return convert_image_dtype(ops.apply_op("AdjustSaturation", [flt, factor], name="AdjustSaturation"),
                                    orig_dtype)
@@ -346,10 +332,7 @@ def random_hue(image, max_delta, seed=None):
     """
     if max_delta > 0.5:
         raise ValueError("max_delta must be <= 0.5.")
-    if max_delta < 0:
-        raise ValueError("max_delta must be non-negative.")
-    delta = random_uniform([], -max_delta, max_delta, seed=seed)
-    return adjust_hue(image, delta)
+    return _random_delta(image, max_delta, seed, adjust_hue)
 
 
 def random_saturation(image, lower, upper, seed=None):
@@ -367,9 +350,4 @@ def random_saturation(image, lower, upper, seed=None):
     Raises:
       ValueError: If `upper <= lower` or `lower < 0`.
     """
-    if upper <= lower:
-        raise ValueError("upper must be > lower.")
-    if lower < 0:
-        raise ValueError("lower must be non-negative.")
-    saturation_factor = random_uniform([], lower, upper, seed=seed)
-    return adjust_saturation(image, saturation_factor)
+    return _random_factor(image, lower, upper, seed, adjust_saturation)

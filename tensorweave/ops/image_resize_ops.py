@@ -151,7 +151,8 @@ def _resize_bilinear_kernel(xp, images, size, align_corners=False, half_pixel_ce
     return (t + (b - t) * yl).astype(_F)
 
 
-def _resize_bilinear_grad_kernel(xp, grads, original_image, align_corners=False, half_pixel_centers=False):
+def _grad_dims(grads, original_image, align_corners, half_pixel_centers):
+    """The checks of ResizeBilinearGrad / ResizeBicubicGrad; (batch, out_h, out_w, channels, in_h, in_w)."""
     _check_attrs(align_corners, half_pixel_centers)
     if grads.ndim != 4:
         raise _invalid("input_grad must be 4-dimensional%s" % _fmt(grads.shape))
@@ -161,6 +162,11 @@ def _resize_bilinear_grad_kernel(xp, grads, original_image, align_corners=False,
     _, in_h, in_w, _ = original_image.shape
     if original_image.shape[0] != bsz or original_image.shape[3] != ch:
         raise _invalid("original_image and input_grad must have the same batch size and number of channels")
+    return bsz, out_h, out_w, ch, in_h, in_w
+
+
+def _resize_bilinear_grad_kernel(xp, grads, original_image, align_corners=False, half_pixel_centers=False):
+    bsz, out_h, out_w, ch, in_h, in_w = _grad_dims(grads, original_image, align_corners, half_pixel_centers)
     # half precision accumulates in float32 and rounds once at the end, as TF does.
     dt = _F if original_image.dtype == np.float16 else original_image.dtype
     out = np.zeros((bsz, in_h, in_w, ch), dt)
@@ -318,15 +324,7 @@ def _resize_bicubic_kernel(xp, images, size, align_corners=False, half_pixel_cen
 
 
 def _resize_bicubic_grad_kernel(xp, grads, original_image, align_corners=False, half_pixel_centers=False):
-    _check_attrs(align_corners, half_pixel_centers)
-    if grads.ndim != 4:
-        raise _invalid("input_grad must be 4-dimensional%s" % _fmt(grads.shape))
-    if original_image.ndim != 4:
-        raise _invalid("original_image must be 4-dimensional%s" % _fmt(original_image.shape))
-    bsz, out_h, out_w, ch = grads.shape
-    _, in_h, in_w, _ = original_image.shape
-    if original_image.shape[0] != bsz or original_image.shape[3] != ch:
-        raise _invalid("original_image and input_grad must have the same batch size and number of channels")
+    bsz, out_h, out_w, ch, in_h, in_w = _grad_dims(grads, original_image, align_corners, half_pixel_centers)
     dt = original_image.dtype
     out = np.zeros((bsz, in_h, in_w, ch), dt)
     if grads.size == 0 or out.size == 0:
@@ -407,9 +405,12 @@ register_op("ResizeArea", infer=_float_out_infer, kernel=_resize_area_kernel, co
 
 
 # ---- public constructors ---------------------------------------------------------------------
-def _resize_op(op_type, images, size, attrs, name):
+def _resize_op(op_type, images, size, name, align_corners, half_pixel_centers=None):
     images = ops.convert_to_tensor(images, name="images")
     size = ops.convert_to_tensor(size, dtype=dtypes.int32, name="size")
+    attrs = {"align_corners": bool(align_corners)}
+    if half_pixel_centers is not None:
+        attrs["half_pixel_centers"] = bool(half_pixel_centers)
     return ops.apply_op(op_type, [images, size], attrs, name=name or op_type)
 
 
@@ -430,8 +431,7 @@ def resize_bilinear(images, size, align_corners=False, name=None, half_pixel_cen
       InvalidArgumentError: At run time, for both `align_corners` and `half_pixel_centers`, or a
         non-positive size.
     """
-    return _resize_op("ResizeBilinear", images, size,
-                      {"align_corners": bool(align_corners), "half_pixel_centers": bool(half_pixel_centers)}, name)
+    return _resize_op("ResizeBilinear", images, size, name, align_corners, half_pixel_centers)
 
 
 def resize_nearest_neighbor(images, size, align_corners=False, name=None, half_pixel_centers=False):
@@ -451,8 +451,7 @@ def resize_nearest_neighbor(images, size, align_corners=False, name=None, half_p
       InvalidArgumentError: At run time, for both `align_corners` and `half_pixel_centers`, or a
         non-positive size.
     """
-    return _resize_op("ResizeNearestNeighbor", images, size,
-                      {"align_corners": bool(align_corners), "half_pixel_centers": bool(half_pixel_centers)}, name)
+    return _resize_op("ResizeNearestNeighbor", images, size, name, align_corners, half_pixel_centers)
 
 
 def resize_bicubic(images, size, align_corners=False, name=None, half_pixel_centers=False):
@@ -473,8 +472,7 @@ def resize_bicubic(images, size, align_corners=False, name=None, half_pixel_cent
       InvalidArgumentError: At run time, for both `align_corners` and `half_pixel_centers`, or a
         non-positive size.
     """
-    return _resize_op("ResizeBicubic", images, size,
-                      {"align_corners": bool(align_corners), "half_pixel_centers": bool(half_pixel_centers)}, name)
+    return _resize_op("ResizeBicubic", images, size, name, align_corners, half_pixel_centers)
 
 
 def resize_area(images, size, align_corners=False, name=None):
@@ -493,7 +491,7 @@ def resize_area(images, size, align_corners=False, name=None):
     Raises:
       InvalidArgumentError: At run time, for a non-positive size or an empty image.
     """
-    return _resize_op("ResizeArea", images, size, {"align_corners": bool(align_corners)}, name)
+    return _resize_op("ResizeArea", images, size, name, align_corners)
 
 
 class ResizeMethod:

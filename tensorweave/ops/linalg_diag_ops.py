@@ -23,6 +23,25 @@ def _convert(x, name):
     return x
 
 
+def _rank_infer(min_rank, out_shape):
+    """An infer giving the first input's dtype and `out_shape(op, shape)` (None for an unknown shape),
+    after checking that the shape has rank >= `min_rank`."""
+    def infer(op):
+        x = op._inputs[0]
+        s = x._shape.as_tuple()
+        if s is None:
+            return [(x._dtype, None)]
+        if len(s) < min_rank:
+            raise ValueError("Shape must be at least rank %d but is rank %d" % (min_rank, len(s)))
+        return [(x._dtype, out_shape(op, s))]
+    return infer
+
+
+def _check_min_rank(x, min_rank, what="input"):
+    if x.ndim < min_rank:
+        raise _invalid("%s must be at least %d-dim, received shape: %s" % (what, min_rank, _dims_text(x.shape)))
+
+
 # ---- MatrixBandPart ------------------------------------------------------------------------
 def _band_infer(op):
     x = op._inputs[0]
@@ -34,8 +53,7 @@ def _band_infer(op):
 
 
 def _band_kernel(xp, x, num_lower, num_upper):
-    if x.ndim < 2:
-        raise _invalid("input must be at least 2-dim, received shape: %s" % _dims_text(x.shape))
+    _check_min_rank(x, 2)
     for what, v in (("num_lower", num_lower), ("num_upper", num_upper)):
         if np.ndim(v) != 0:
             raise _invalid("%s must be scalar, got shape %s" % (what, _dims_text(np.shape(v))))
@@ -89,19 +107,11 @@ def matrix_band_part(input, num_lower, num_upper, name=None):  # noqa: A002 (TF'
 
 
 # ---- MatrixDiag / MatrixDiagPart / MatrixSetDiag -------------------------------------------
-def _matrix_diag_infer(op):
-    x = op._inputs[0]
-    s = x._shape.as_tuple()
-    if s is None:
-        return [(x._dtype, None)]
-    if len(s) < 1:
-        raise ValueError("Shape must be at least rank 1 but is rank 0")
-    return [(x._dtype, s + (s[-1],))]
+_matrix_diag_infer = _rank_infer(1, lambda op, s: s + (s[-1],))
 
 
 def _matrix_diag_kernel(xp, d):
-    if d.ndim < 1:
-        raise _invalid("input must be at least 1-dim, received shape: %s" % _dims_text(d.shape))
+    _check_min_rank(d, 1)
     n = d.shape[-1]
     out = np.zeros(d.shape + (n,), d.dtype)
     idx = np.arange(n)
@@ -119,19 +129,11 @@ def _min_dim(a, b):
     return min(a, b)
 
 
-def _matrix_diag_part_infer(op):
-    x = op._inputs[0]
-    s = x._shape.as_tuple()
-    if s is None:
-        return [(x._dtype, None)]
-    if len(s) < 2:
-        raise ValueError("Shape must be at least rank 2 but is rank %d" % len(s))
-    return [(x._dtype, s[:-2] + (_min_dim(s[-2], s[-1]),))]
+_matrix_diag_part_infer = _rank_infer(2, lambda op, s: s[:-2] + (_min_dim(s[-2], s[-1]),))
 
 
 def _matrix_diag_part_kernel(xp, x):
-    if x.ndim < 2:
-        raise _invalid("input must be at least 2-dim, received shape: %s" % _dims_text(x.shape))
+    _check_min_rank(x, 2)
     return np.ascontiguousarray(np.diagonal(x, axis1=-2, axis2=-1))
 
 
@@ -162,10 +164,8 @@ def _set_diag_infer(op):
 
 
 def _set_diag_kernel(xp, x, d):
-    if x.ndim < 2:
-        raise _invalid("input must be at least 2-dim, received shape: %s" % _dims_text(x.shape))
-    if d.ndim < 1:
-        raise _invalid("diagonal must be at least 1-dim, received shape: %s" % _dims_text(d.shape))
+    _check_min_rank(x, 2)
+    _check_min_rank(d, 1, "diagonal")
     n = min(x.shape[-2:])
     if d.shape != x.shape[:-2] + (n,):
         raise _invalid("must have diagonal.shape == input.shape[:-2] + min(input.shape[-2:]), but received input "
@@ -298,19 +298,11 @@ def _check_k_bound(k, m, n):
         raise _invalid("lower_diag_index is out of bound: %d. It must be between %d and %d" % (k, -m, n))
 
 
-def _diag_part_v3_infer(op):
-    x = op._inputs[0]
-    s = x._shape.as_tuple()
-    if s is None:
-        return [(x._dtype, None)]
-    if len(s) < 2:
-        raise ValueError("Shape must be at least rank 2 but is rank %d" % len(s))
-    return [(x._dtype, s[:-2] + (_diag_len(s[-2], s[-1], _static_k(op._inputs[1])),))]
+_diag_part_v3_infer = _rank_infer(2, lambda op, s: s[:-2] + (_diag_len(s[-2], s[-1], _static_k(op._inputs[1])),))
 
 
 def _diag_part_v3_kernel(xp, x, k, padding_value, align):
-    if x.ndim < 2:
-        raise _invalid("input must be at least 2-dim, received shape: %s" % _dims_text(x.shape))
+    _check_min_rank(x, 2)
     k = _single_k(k)
     _check_k_bound(k, *x.shape[-2:])
     return np.ascontiguousarray(np.diagonal(x, offset=k, axis1=-2, axis2=-1))
@@ -338,22 +330,18 @@ def _diag_v3_dims(length, k, num_rows, num_cols):
     return num_rows, num_cols
 
 
-def _diag_v3_infer(op):
-    d = op._inputs[0]
-    s = d._shape.as_tuple()
-    if s is None:
-        return [(d._dtype, None)]
-    if len(s) < 1:
-        raise ValueError("Shape must be at least rank 1 but is rank 0")
+def _diag_v3_shape(op, s):
     rows, cols = (_const_value(t) for t in op._inputs[2:4])
     rows = None if rows is None else int(rows)
     cols = None if cols is None else int(cols)
-    return [(d._dtype, s[:-1] + _diag_v3_dims(s[-1], _static_k(op._inputs[1]), rows, cols))]
+    return s[:-1] + _diag_v3_dims(s[-1], _static_k(op._inputs[1]), rows, cols)
+
+
+_diag_v3_infer = _rank_infer(1, _diag_v3_shape)
 
 
 def _diag_v3_kernel(xp, d, k, num_rows, num_cols, padding_value, align):
-    if d.ndim < 1:
-        raise _invalid("input must be at least 1-dim, received shape: %s" % _dims_text(d.shape))
+    _check_min_rank(d, 1)
     k = _single_k(k)
     rows, cols = _diag_v3_dims(d.shape[-1], k, int(num_rows), int(num_cols))
     if _diag_len(rows, cols, k) != d.shape[-1]:
@@ -382,8 +370,7 @@ def _set_diag_v3_infer(op):
 
 
 def _set_diag_v3_kernel(xp, x, d, k, align):
-    if x.ndim < 2:
-        raise _invalid("input must be at least 2-dim, received shape: %s" % _dims_text(x.shape))
+    _check_min_rank(x, 2)
     k = _single_k(k)
     _check_k_bound(k, *x.shape[-2:])
     length = _diag_len(x.shape[-2], x.shape[-1], k)
@@ -444,14 +431,7 @@ def _is_default(value, default):
 
 
 # ---- Diag / DiagPart -----------------------------------------------------------------------
-def _diag_infer(op):
-    x = op._inputs[0]
-    s = x._shape.as_tuple()
-    if s is None:
-        return [(x._dtype, None)]
-    if len(s) < 1:
-        raise ValueError("Shape must be at least rank 1 but is rank 0")
-    return [(x._dtype, s + s)]
+_diag_infer = _rank_infer(1, lambda op, s: s + s)
 
 
 def _diag_kernel(xp, x):

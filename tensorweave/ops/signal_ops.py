@@ -140,14 +140,24 @@ def overlap_and_add(signal, frame_step, name=None):
 
 
 # ---- windows -------------------------------------------------------------------------------------
-def _raised_cosine_window(name, default_name, window_length, periodic, dtype, a, b):
+def _window_dtype(dtype):
     dtype = dtypes.as_dtype(dtype)
     if not dtype.is_floating:
         raise ValueError("dtype must be a floating point type. Found %s" % dtype)
+    return dtype
+
+
+def _window_length(window_length):
+    wl = ops.convert_to_tensor(window_length, dtype=dtypes.int32, name="window_length")
+    if wl.shape.ndims not in (None, 0):
+        raise ValueError("Shape must be rank 0 but is rank %d" % wl.shape.ndims)
+    return wl
+
+
+def _raised_cosine_window(name, default_name, window_length, periodic, dtype, a, b):
+    dtype = _window_dtype(dtype)
     with ops.name_scope(name, default_name, [window_length, periodic]):
-        wl = ops.convert_to_tensor(window_length, dtype=dtypes.int32, name="window_length")
-        if wl.shape.ndims not in (None, 0):
-            raise ValueError("Shape must be rank 0 but is rank %d" % wl.shape.ndims)
+        wl = _window_length(window_length)
         periodic = math_ops.cast(ops.convert_to_tensor(periodic, dtype=dtypes.bool_, name="periodic"), dtypes.int32)
         static = tensor_util.constant_value(wl)
         if static is not None and int(static) == 1:
@@ -214,13 +224,9 @@ def vorbis_window(window_length, dtype=dtypes.float32, name=None):
     Raises:
       ValueError: If `dtype` is not floating point or `window_length` is not a scalar.
     """
-    dtype = dtypes.as_dtype(dtype)
-    if not dtype.is_floating:
-        raise ValueError("dtype must be a floating point type. Found %s" % dtype)
+    dtype = _window_dtype(dtype)
     with ops.name_scope(name, "vorbis_window", [window_length]):
-        wl = ops.convert_to_tensor(window_length, dtype=dtypes.int32, name="window_length")
-        if wl.shape.ndims not in (None, 0):
-            raise ValueError("Shape must be rank 0 but is rank %d" % wl.shape.ndims)
+        wl = _window_length(window_length)
         arg = math_ops.cast(array_ops.range(wl), dtype)
         inner = math_ops.sin(ops.convert_to_tensor(np.pi, dtype=dtype) / math_ops.cast(wl, dtype) * (arg + 0.5))
         return math_ops.sin(np.pi / 2.0 * math_ops.pow(inner, ops.convert_to_tensor(2.0, dtype=dtype)))

@@ -224,19 +224,24 @@ def _fit_like(t, like, rank):
     return array_ops.reshape(out, array_ops.shape(like)) if like.shape.is_fully_defined() else out
 
 
+def _edge_bins(fl):
+    """Whether each bin of the last axis's half spectrum of size `fl[-1]` is one that irfft counts once
+    (frequency 0, and n/2 for an even n): a bool vector."""
+    from . import array_shape_ops, math_ops
+    n_last = fl[-1]
+    idx = array_shape_ops.range(n_last // 2 + 1)
+    return math_ops.logical_or(math_ops.equal(idx, 0), math_ops.equal(idx * 2, n_last))
+
+
 def _rfft_grad(rank, irfft_fn):
     def grad(op, g):
         # x real, y = rfft(x, n): dL/dx_j = Re(sum_k g_k e^(2 pi i jk/n)) over the half spectrum k, which
         # is prod(n) * irfft(g * w, n) with w = 1/2 on the bins irfft counts twice (TF's gradient's
         # value); then cropped or zero-padded back to x's size.
-        from . import array_shape_ops, math_ops
+        from . import math_ops
         x, fl = op._inputs
         real = x.dtype
-        n_last = fl[-1]
-        m = n_last // 2 + 1
-        idx = array_shape_ops.range(m)
-        one = math_ops.logical_or(math_ops.equal(idx, 0), math_ops.equal(idx * 2, n_last))
-        w = math_ops.cast(math_ops.cast(one, real) * 0.5 + 0.5, g.dtype)
+        w = math_ops.cast(math_ops.cast(_edge_bins(fl), real) * 0.5 + 0.5, g.dtype)
         n = math_ops.cast(math_ops.reduce_prod(fl), real)
         dx = irfft_fn(g * w, fl) * n
         return [_fit_like(dx, x, rank), None]
@@ -247,14 +252,10 @@ def _irfft_grad(rank, rfft_fn):
     def grad(op, g):
         # TF: rfft(g, n) * mask / prod(n), mask = 1 at frequency 0 (and n/2 for even n), 2 elsewhere
         # along the last axis; fitted to the input's size.
-        from . import array_shape_ops, math_ops
+        from . import math_ops
         y, fl = op._inputs
         real = g.dtype
-        n_last = fl[-1]
-        m = n_last // 2 + 1
-        idx = array_shape_ops.range(m)
-        one = math_ops.logical_or(math_ops.equal(idx, 0), math_ops.equal(idx * 2, n_last))
-        mask = 2.0 - math_ops.cast(one, real)
+        mask = 2.0 - math_ops.cast(_edge_bins(fl), real)
         rsize = math_ops.reciprocal(math_ops.cast(math_ops.reduce_prod(fl), real))
         dy = rfft_fn(g, fl) * math_ops.cast(mask * rsize, y.dtype)
         return [_fit_like(dy, y, rank), None]

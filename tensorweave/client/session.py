@@ -26,6 +26,13 @@ class SessionState(KernelContext):
 
     def __init__(self, session):
         super().__init__(session=session)
+        self._run_local = threading.local()
+
+    @property
+    def deadline(self):
+        """The `time.monotonic()` by which the run in this thread must end (RunOptions.timeout_in_ms or
+        ConfigProto.operation_timeout_in_ms), or None: blocking kernels (queues) wait no longer."""
+        return getattr(self._run_local, "deadline", None)
 
     @property
     def session(self):
@@ -105,6 +112,29 @@ class _RunEntry:
     __slots__ = ("plan", "feed_tensors", "feed_checks", "fetch_map", "results", "compile_args", "placement", "spec")
 
 
+def _expand_feeds(feed_dict):
+    """The feeds of composite keys, as TF: a nested tuple of tensors (e.g. an RNN's LSTMStateTuples) is fed
+    the value of the same structure; a SparseTensor or RaggedTensor its components."""
+    out = {}
+
+    def add(key, value):
+        if isinstance(key, tuple):
+            if not isinstance(value, (tuple, list)) or len(value) != len(key):
+                raise ValueError("The feed for a tuple key must be a tuple of the same length: %d keys, value %r"
+                                 % (len(key), value))
+            for k, v in zip(key, value):
+                add(k, v)
+        elif hasattr(key, "_feed_components"):
+            for k, v in zip(*key._feed_components(value)):
+                out[k] = v
+        else:
+            out[key] = value
+
+    for key, value in feed_dict.items():
+        add(key, value)
+    return out
+
+
 class BaseSession:
     """The TF1 session interface shared by `Session` and `InteractiveSession`."""
 
@@ -129,6 +159,7 @@ class BaseSession:
         self._state.plan_options = _plan_options(self._config)
         self._state.interpret = self._interpret  # function bodies (loops, branches) follow the session
         self._default_ctx = []
+        self._timeout_ms = self._config.operation_timeout_in_ms
 
     @property
     def graph(self):
@@ -200,6 +231,8 @@ class BaseSession:
         """
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
+        if feed_dict and any(isinstance(k, tuple) or hasattr(k, "_feed_components") for k in feed_dict):
+            feed_dict = _expand_feeds(feed_dict)
         if self._cache_version != self._graph._version:
             self._cache.clear()
             self._traced.clear()
@@ -223,6 +256,10 @@ class BaseSession:
         traced = None
         if options is not None and options.trace_level and run_metadata is not None:
             plan_, traced = self._traced_plan(entry), []
+        timeout = options.timeout_in_ms if options is not None and options.timeout_in_ms else self._timeout_ms
+        if timeout > 0:  # each thread's run has its own deadline
+            local = self._state._run_local
+            saved, local.deadline = getattr(local, "deadline", None), time.monotonic() + timeout / 1000.0
         try:
             values = fpstate.run_quiet(plan_.fn, *((feeds,) if traced is None else (feeds, traced)))
         except Exception as e:
@@ -231,6 +268,9 @@ class BaseSession:
             if err is e:
                 raise
             raise err from errors.cause_of(e)
+        finally:
+            if timeout > 0:
+                local.deadline = saved
         if traced is not None:
             _record_step_stats(run_metadata, plan_, traced)
         out = [None if i is None else _fetched(values[i]) for i in entry.results]

@@ -124,6 +124,20 @@ class SparseTensor:
     def _fetch_components(self):
         return [self._indices, self._values, self._dense_shape], _sparse_tensor_value
 
+    def _feed_components(self, value):
+        if isinstance(value, SparseTensor):
+            raise TypeError("The value of a feed cannot be a tf.SparseTensor object; feed a SparseTensorValue or "
+                            "a tuple (indices, values, dense_shape).")
+        try:
+            parts = list(value)
+        except TypeError:
+            raise TypeError("The value fed to a SparseTensor must be a SparseTensorValue or a tuple "
+                            "(indices, values, dense_shape), got %r" % (value,)) from None
+        if len(parts) != 3:
+            raise ValueError("The value fed to a SparseTensor must have 3 parts (indices, values, dense_shape), "
+                             "got %d" % len(parts))
+        return [self.indices, self.values, self.dense_shape], parts
+
     def __str__(self):
         return "SparseTensor(indices=%s, values=%s, dense_shape=%s)" % (self._indices, self._values,
                                                                          self._dense_shape)

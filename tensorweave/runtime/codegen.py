@@ -142,6 +142,11 @@ def _compile_plan(order, fetch_tensors, feed_tensors, ctx, trace, placement):
     const = {}  # tensor -> folded value
     consts_by_value = {}
     emitted = []  # [pos, op, arg slot names, output slot names]
+    # A variable's value is read when its variable op runs; an op running after a write to that variable
+    # (an op with the variable as ref input) must see the new value, as TF's reads of the buffer at use do:
+    # such an op gets a fresh read of its own. Writes are counted per variable key.
+    writes = {}
+    read_at = {}  # variable-read output tensor -> the write count of its variable when its slot was read
     for pos, op in enumerate(order):
         d = op._op_def
         refs = d.ref_inputs
@@ -168,7 +173,19 @@ def _compile_plan(order, fetch_tensors, feed_tensors, ctx, trace, placement):
             if i in refs:
                 args.append(repr(ref_key(op, i)))
             else:
+                src = t._op
+                if t in read_at and read_at[t] != writes.get(src._name, 0):
+                    fresh = "t%d_r%d" % (pos, i)
+                    emitted.append(Step(pos, src, [], [fresh]))
+                    slot[t] = fresh
+                    read_at[t] = writes.get(src._name, 0)
                 args.append(_slot_of(t, slot, const, env, consts_by_value))
+        for i in range(len(op._inputs)):
+            if i in refs:
+                key = ref_key(op, i)
+                writes[key] = writes.get(key, 0) + 1
+        if d.variable_read and op._outputs and op._outputs[0] not in fed:
+            read_at[op._outputs[0]] = writes.get(op._name, 0)
         if d.alias_of is not None and op._outputs[0] not in fed:
             slot[op._outputs[0]] = args[d.alias_of]
             continue

@@ -253,9 +253,11 @@ class Optimizer:
         if not var_list:
             raise ValueError("No gradients provided for any variable: %s." % ([str(v) for _, v, _ in converted],))
         graph = var_list[0].graph
-        if graph._eager:
-            # Eager variables are updated where we are: at once, or in the tf.function being traced.
-            graph = ops.get_default_graph()
+        default = ops.get_default_graph()
+        if graph._eager or outermost_graph(default) is outermost_graph(graph):
+            # Eager variables are updated where we are: at once, or in the tf.function being traced; graph
+            # variables in the function body being built (a cond branch, a loop body), if that is where we are.
+            graph = default
         with graph.as_default():
             with graph.control_dependencies(None):
                 self._create_slots(var_list)

@@ -275,8 +275,18 @@ CASES["roll, searchsorted, xlogy"] = lambda c: (lambda x, y: [
 CASES["spectral"] = lambda c: (lambda z, x: [
     f(z) for f in (tf.signal.fft, tf.signal.ifft, tf.signal.fft2d, tf.signal.ifft2d, tf.signal.fft3d, tf.signal.ifft3d)
 ] + [tf.signal.rfft(x), tf.signal.rfft2d(x), tf.signal.rfft3d(x), tf.signal.irfft(tf.signal.rfft(x), [4]),
-     tf.signal.irfft2d(tf.signal.rfft2d(x), [3, 4]), tf.signal.irfft3d(tf.signal.rfft3d(x), [2, 3, 4])])(
+     tf.signal.irfft2d(tf.signal.rfft2d(x), [3, 4]), tf.signal.irfft3d(tf.signal.rfft3d(x), [2, 3, 4]),
+     tf.signal.fftnd(z, axes=[1, 3]), tf.signal.ifftnd(z, axes=[2, 3]), tf.signal.rfftnd(x, axes=[2, 3]),
+     tf.signal.irfftnd(tf.signal.rfftnd(x, axes=[2, 3]), fft_length=[3, 4], axes=[2, 3])])(
     c.ph((_floats(2, 2, 3, 4) + 1j * _floats(2, 2, 3, 4)).astype(np.complex64)), c.ph(_floats(2, 2, 3, 4)))
+
+# tensorweave/ops/array_space_ops.py, array_misc_ops.py, nn_lrn_ops.py, linalg_complex_ops.py
+CASES["space/depth, lrn, complex parts"] = lambda c: (lambda x, z: [
+    tf.space_to_batch_nd(x, [2, 2], [[0, 0], [0, 0]]), tf.depth_to_space(tf.space_to_depth(x, 2), 2),
+    tf.batch_to_space_nd(tf.space_to_batch_nd(x, [2, 1], [[0, 0], [1, 1]]), [2, 1], [[0, 0], [1, 1]]),
+    tf.ensure_shape(x, [None, 4, 4, 3]), tf.guarantee_const(x), tf.parallel_stack([x, x]), tf.nn.lrn(x),
+    tf.real(z), tf.imag(z), tf.angle(z)] + tf.gradients(tf.reduce_sum(tf.nn.lrn(x) ** 2), x))(
+    c.ph(_floats(2, 4, 4, 3)), c.ph((_floats(3) + 1j * _floats(3)).astype(np.complex64)))
 
 
 def _run_case(build, fake):
@@ -314,6 +324,7 @@ def test_every_accelerator_kernel_is_exercised():
             placed |= _run_case(build, fake)
     # Placed but never run as kernels: constants fold, identities alias, NoOp does nothing.
     not_run = {"Const", "Identity", "StopGradient", "Snapshot", "PlaceholderWithDefault", "NoOp"}
+    not_run |= {t for t in _BUILTIN_ACCELERATOR_TYPES if registry.get_op_def(t).alias_of is not None}
     assert _BUILTIN_ACCELERATOR_TYPES - placed - not_run == set()
 
 

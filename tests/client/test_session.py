@@ -617,3 +617,16 @@ def test_dropped_sessions_release_their_threads_and_files(tmp_path):
         del sess
     gc.collect()
     assert _settled(start) == start
+
+
+def test_a_nested_tuple_of_tensors_is_fed_a_value_of_the_same_structure():
+    cell = tf.nn.rnn_cell.BasicLSTMCell(2)
+    state = cell.zero_state(1, tf.float32)
+    out = state.c + 2 * state.h
+    with tf.Session() as sess:
+        value = tf.nn.rnn_cell.LSTMStateTuple(np.ones((1, 2), np.float32), np.full((1, 2), 3.0, np.float32))
+        np.testing.assert_array_equal(sess.run(out, {state: value}), [[7.0, 7.0]])
+        np.testing.assert_array_equal(sess.run(out, {(state.c, state.h): ([[1.0, 2.0]], [[0.0, 1.0]])}),
+                                      [[1.0, 4.0]])
+        with pytest.raises(ValueError, match="tuple of the same length"):
+            sess.run(out, {state: np.ones((1, 2))})

@@ -64,6 +64,9 @@ CASES += ([(t, 1, _apply(t)) for t in ["Lgamma", "Digamma", "Erfinv", "Ndtri", "
              ("Zeta", 2, lambda x, y: ops.apply_op("Zeta", [x + 1.5, y])), ("NextAfter", 2, _apply("NextAfter")),
              ("MulNoNan", 2, _apply("MulNoNan"))]
           + [(t, 2, lambda x, y, t=t: ops.apply_op(t, [x + 0.5, y])) for t in ["Igamma", "Igammac", "IgammaGradA"]])
+# tensorweave/ops/math_bessel_ops.py
+CASES += ([(t, 1, _apply(t)) for t in ["BesselJ0", "BesselJ1", "BesselK0", "BesselK0e", "BesselK1", "BesselK1e",
+                                    "BesselY0", "BesselY1", "Dawsn", "Expint", "FresnelCos", "FresnelSin", "Spence"]])
 
 
 def test_every_elementwise_op_type_has_a_case():

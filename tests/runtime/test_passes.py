@@ -396,3 +396,18 @@ def test_filter_gradient_ignores_patches_of_another_geometry():
     got = nn_conv2d_ops._conv2d_backprop_filter_kernel(np, x, sizes, dy, *attrs, True, patches=other)
     want = nn_conv2d_ops._conv2d_backprop_filter_kernel(np, x, sizes, dy, *attrs, True)
     np.testing.assert_array_equal(got, want)
+
+
+def test_a_read_ordered_after_an_assign_sees_the_new_value_even_with_an_earlier_read():
+    # TF reads a variable's buffer when the reading op runs: a read made to wait for an assign (by control
+    # dependencies) sees the assigned value, although another read of the variable ran before the assign.
+    v = tf.Variable(0)
+    early = v.read_value()
+    bump = tf.assign_add(v, 1)
+    with tf.control_dependencies([bump]):
+        late = v.read_value()
+        late_twice = v.read_value() * 2
+    with tf.Session() as sess:
+        sess.run(v.initializer)
+        assert sess.run([early, late, late_twice]) == [0, 1, 2]
+        assert sess.run(late) == 2 and sess.run(v) == 2

@@ -233,6 +233,84 @@ def _checked_sgd_step(tf, labels, logits, params, feed, np_step, np_params, what
     return lambda: sess.run(train, feed)
 
 
+# ---- LSTM training step ------------------------------------------------------------------------------
+_LSTM = dict(batch=64, steps=50, depth=128, units=256)
+
+
+def _lstm_data():
+    rng = np.random.RandomState(0)
+    b, t, d, h = (_LSTM[k] for k in ("batch", "steps", "depth", "units"))
+    xv = rng.uniform(-1, 1, (b, t, d)).astype(np.float32)
+    kernel = (rng.randn(d + h, 4 * h) * np.sqrt(1.0 / (d + h))).astype(np.float32)
+    return xv, kernel
+
+
+def lstm_step(tf):
+    """One GradientDescent(0.01) step of `dynamic_rnn(BasicLSTMCell(256))` on a [64, 50, 128] batch with
+    loss mean(outputs ** 2), checked against the hand-written NumPy BPTT after one step."""
+    xv, kernel = _lstm_data()
+    x = tf.placeholder(tf.float32, xv.shape)
+    cell = tf.nn.rnn_cell.BasicLSTMCell(_LSTM["units"])
+    with tf.variable_scope("rnn", initializer=tf.constant_initializer(kernel)):
+        outputs, _ = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32, scope="rnn")
+    loss = tf.reduce_mean(tf.square(outputs))
+    train = tf.train.GradientDescentOptimizer(0.01).minimize(loss)
+    sess = _session(tf)
+    sess.run(tf.global_variables_initializer())
+    sess.run(train, {x: xv})
+    np_step = lstm_step_numpy()
+    np_step()
+    for var, want in zip(tf.trainable_variables(), np_step.params):
+        assert np.allclose(sess.run(var), want, rtol=1e-4, atol=1e-6), "LSTM step differs from NumPy"
+    return lambda: sess.run(train, {x: xv})
+
+
+def lstm_step_numpy():
+    xv, kernel = _lstm_data()
+    b_, t_, d_, h_ = (_LSTM[k] for k in ("batch", "steps", "depth", "units"))
+    w = kernel.copy()
+    bias = np.zeros(4 * h_, np.float32)
+    lr = np.float32(0.01)
+
+    def sig(z):
+        return np.float32(1) / (np.float32(1) + np.exp(-z))
+
+    def numpy_fn():
+        h = np.zeros((b_, h_), np.float32)
+        c = np.zeros((b_, h_), np.float32)
+        cache, hs = [], []
+        for t in range(t_):
+            xh = np.concatenate([xv[:, t], h], 1)
+            i, j, f, o = np.split(xh @ w + bias, 4, 1)
+            si, tj, sf, so = sig(i), np.tanh(j), sig(f + np.float32(1)), sig(o)
+            c_new = c * sf + si * tj
+            tc = np.tanh(c_new)
+            h = tc * so
+            cache.append((xh, c, si, tj, sf, so, tc))
+            hs.append(h)
+            c = c_new
+        scale = np.float32(2.0 / (b_ * t_ * h_))
+        dw = np.zeros_like(w)
+        db = np.zeros_like(bias)
+        dh_next = np.zeros((b_, h_), np.float32)
+        dc_next = np.zeros((b_, h_), np.float32)
+        for t in reversed(range(t_)):
+            xh, c_prev, si, tj, sf, so, tc = cache[t]
+            dh = hs[t] * scale + dh_next
+            dc = dh * so * (1 - tc * tc) + dc_next
+            dz = np.concatenate([dc * tj * si * (1 - si), dc * si * (1 - tj * tj), dc * c_prev * sf * (1 - sf),
+                                 dh * tc * so * (1 - so)], 1)
+            dw += xh.T @ dz
+            db += dz.sum(0)
+            dh_next = (dz @ w.T)[:, d_:]
+            dc_next = dc * sf
+        w[...] -= lr * dw
+        bias[...] = bias - lr * db
+
+    numpy_fn.params = [w, bias]
+    return numpy_fn
+
+
 def mlp_step_numpy():
     xv, yv, init = _mlp_data()
     batch, lr = 128, np.float32(0.01)
@@ -591,6 +669,13 @@ WORKLOADS = [
              H.Target("tensorflow", 1.3, "<= 1.3x TF"), _anchors(21.9e-3, 67e-3),
              about="conv3x3x32-relu-pool-conv3x3x64-relu-pool-dense10, SGD(0.01); NumPy: im2col by hand, "
                    "1 BLAS thread; both checked to give the same weights after one step"),
+    H.Workload("lstm_step", "LSTM training step (batch 64, 50 steps, 256 units)", lstm_step, lstm_step_numpy, "ms",
+             H.Target("tensorflow", 1.0, "<= TF"), _anchors(0.105, None),
+             about="dynamic_rnn(BasicLSTMCell(256)) over a fed [64, 50, 128] batch, loss mean(outputs**2), "
+                   "GradientDescent(0.01); tensorweave runs it as the fused BlockLSTM op and its gradient; NumPy: "
+                   "the cell equations and backpropagation through time by hand, 1 BLAS thread; both checked to "
+                   "give the same weights after one step. TF anchor: TF 2.21 measured on this kind of machine "
+                   "(issue 18's note)"),
     H.Workload("while_loop", "while_loop, 10k scalar iterations (per iteration)", while_loop_10k,
              while_loop_10k_numpy, "us", _abs(2e-6, "<= 2 us/iter"), _anchors(4.2e-6, 0.15e-6), per=10000,
              about="`tf.while_loop(i < n, (i + 1, s + 0.5))` with n=10000 fed; NumPy: a plain Python loop"),

@@ -116,3 +116,28 @@ def test_demo_main_prints_a_working_tensorboard_command(monkeypatch, tmp_path, c
     out = capsys.readouterr().out.splitlines()
     assert out[-1] == "look at the run with:  " + digits_cnn.tensorboard_command(str(tmp_path))
     assert "--logdir " + str(tmp_path) in out[-1] and not out[-1].startswith("look at the run with:  tensorboard ")
+
+
+def _example(name):
+    sys.path.insert(0, EXAMPLES)
+    try:
+        return __import__(name)
+    finally:
+        sys.path.remove(EXAMPLES)
+
+
+def test_char_lstm_learns_and_samples(tmp_path):
+    char_lstm = _example("char_lstm")
+    lines = []
+    first, last, text = char_lstm.run(steps=60, logdir=str(tmp_path), log=lines.append)
+    assert last < first * 0.85
+    assert text.startswith("Beautiful ") and len(text) == len("Beautiful ") + 120
+    assert lines[0].startswith("step 1: loss") and lines[-1].startswith("sample: ")
+    assert glob.glob(str(tmp_path / "events.out.tfevents.*"))
+
+
+def test_seq2seq_attention_learns_to_reverse_digits(tmp_path):
+    seq2seq_attention = _example("seq2seq_attention")
+    first, last, greedy, beam = seq2seq_attention.run(steps=200, logdir=str(tmp_path), log=lambda s: None)
+    assert last < first * 0.2
+    assert greedy > 0.6 and beam > 0.6

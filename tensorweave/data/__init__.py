@@ -18,3 +18,15 @@ except ModuleNotFoundError as e:
         raise
 else:
     __all__.append("TFRecordDataset")
+
+from .file_readers import FixedLengthRecordDataset, TextLineDataset  # noqa: E402
+
+__all__ += ["FixedLengthRecordDataset", "TextLineDataset"]
+from .cardinality import INFINITE as INFINITE_CARDINALITY  # noqa: E402
+from .cardinality import UNKNOWN as UNKNOWN_CARDINALITY  # noqa: E402
+from .dataset_ops import AUTOTUNE  # noqa: E402
+from .iterator_ops import NumpyIterator  # noqa: E402
+from .options import Options, ThreadingOptions  # noqa: E402
+
+__all__ += ["AUTOTUNE", "INFINITE_CARDINALITY", "NumpyIterator", "Options", "ThreadingOptions",
+            "UNKNOWN_CARDINALITY"]

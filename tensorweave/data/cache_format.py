@@ -19,12 +19,12 @@ its first format (NumPy `.npy` records, pickled for strings) are refused, not re
 """
 
 import json
-import os
 import struct
 
 import numpy as np
 
 from ..framework import dtypes, errors
+from ..platform import gfile
 
 FORMAT = "tensorweave-dataset-cache"
 VERSION = 2
@@ -86,10 +86,8 @@ def encode_component(value, what="a component"):
 
 def write_index(path, elements, components):
     """Writes the index file (its content is small: a temporary file renamed over `path`)."""
-    tmp = path + ".tmp-%d" % os.getpid()
-    with open(tmp, "w") as f:
-        json.dump({"format": FORMAT, "version": VERSION, "elements": elements, "components": components}, f)
-    os.replace(tmp, path)
+    gfile.atomic_write(path, json.dumps({"format": FORMAT, "version": VERSION, "elements": elements,
+                                         "components": components}))
 
 
 class _Reader:
@@ -98,7 +96,7 @@ class _Reader:
     def __init__(self, f, path):
         self._f = f
         self._path = path
-        self._left = os.fstat(f.fileno()).st_size
+        self._left = gfile.stat(path).length
 
     def loss(self, msg):
         return errors.DataLossError(None, None, "Cache file %s is damaged: %s" % (self._path, msg))
@@ -154,8 +152,7 @@ def read_cache(prefix, components):
     """
     index = index_filename(prefix)
     try:
-        with open(index, "rb") as fi:
-            meta = json.loads(fi.read().decode("utf-8"))
+        meta = json.loads(gfile.read_file(index).decode("utf-8"))
         fmt = meta.get("format")
     except (ValueError, UnicodeDecodeError, AttributeError) as e:
         raise errors.DataLossError(None, None, "Cache index %s is damaged: %s" % (index, e)) from None
@@ -172,7 +169,7 @@ def read_cache(prefix, components):
                                    "of %r components (the dataset has %d components)" % (index, n, width, components))
     path = data_filename(prefix)
     try:
-        f = open(path, "rb")
+        f = gfile.open_raw(path, "rb", os_errors=True)
     except OSError as e:
         raise errors.NotFoundError(None, None, "%s; %s" % (path, e.strerror)) from None
     with f:

@@ -484,6 +484,39 @@ class Dataset:
         """
         return _WindowDataset(self, size, shift, stride, drop_remainder)
 
+    def with_options(self, options):
+        """Returns a new `Dataset` with the given options set (merged with those of this dataset; a
+        property set by `options` wins).
+
+        Args:
+          options: A `tf.data.Options`.
+
+        Returns:
+          A `Dataset` with the same elements.
+
+        Raises:
+          TypeError: If `options` is not a `tf.data.Options`.
+        """
+        from .options import options_dataset
+        return options_dataset(self, options)
+
+    def options(self):
+        """Returns the options of this dataset and its inputs (`tf.data.Options`; unset ones are None)."""
+        from .options import dataset_options
+        return dataset_options(self)
+
+    def as_numpy_iterator(self):
+        """Returns an iterator over the elements as NumPy values (eager mode only).
+
+        Returns:
+          A `tf.data.NumpyIterator`.
+
+        Raises:
+          RuntimeError: In graph mode.
+        """
+        from .iterator_ops import NumpyIterator
+        return NumpyIterator(self)
+
     def apply(self, transformation_func):
         """Returns `transformation_func(self)`.
 

@@ -14,8 +14,8 @@ from .structure import SparseTensorSpec
 
 # ---- sources ---------------------------------------------------------------------------------------
 def _glob(pattern):
-    import glob  # only here: `import tensorweave` does not need it
-    return glob.glob(pattern, include_hidden=True)
+    from ..platform import gfile
+    return gfile.glob(pattern)
 
 
 class _TensorDataset(Dataset):

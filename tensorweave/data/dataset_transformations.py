@@ -13,7 +13,7 @@ import numpy as np
 from ..framework import dtypes, errors, ops, tensor_util
 from ..framework.tensor_shape import TensorShape
 from ..framework.tensor_spec import TensorSpec
-from ..platform import fpstate
+from ..platform import fpstate, gfile
 from . import cache_format, structure
 from .dataset_base import Dataset, StructuredFunction, _int64
 from .dataset_runtime import (
@@ -445,13 +445,13 @@ class _CacheDataset(_UnaryDataset):
         index = cache_format.index_filename(prefix)
         data = cache_format.data_filename(prefix)
         width = len(structure.component_specs(self._element_structure))
-        if os.path.exists(index):
+        if gfile.exists(index):
             yield from cache_format.read_cache(prefix, width)
             return
         tmp = data + ".tmp-%d-%d" % (os.getpid(), threading.get_ident())
         try:
-            f = open(tmp, "wb")
-        except OSError as e:
+            f = gfile.open_raw(tmp, "wb", os_errors=True)
+        except (OSError, errors.OpError) as e:
             raise errors.NotFoundError(None, None, "Failed to create cache file %s: %s" % (tmp, e)) from e
         complete = False
         count = 0
@@ -466,10 +466,10 @@ class _CacheDataset(_UnaryDataset):
             complete = True
         finally:
             if complete:
-                os.replace(tmp, data)
+                gfile.rename(tmp, data, overwrite=True)
                 cache_format.write_index(index, count, width)
-            elif os.path.exists(tmp):
-                os.remove(tmp)
+            elif gfile.exists(tmp):
+                gfile.remove(tmp)
 
 
 class _PrefetchDataset(_UnaryDataset):

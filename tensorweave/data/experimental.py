@@ -39,7 +39,11 @@ def map_and_batch(map_func, batch_size, num_parallel_batches=None, drop_remainde
         raise ValueError("The `num_parallel_batches` and `num_parallel_calls` arguments are mutually exclusive.")
     if num_parallel_batches is not None:
         num_parallel_calls = num_parallel_batches * batch_size if isinstance(batch_size, int) else AUTOTUNE
-    return lambda dataset: dataset.map(map_func, num_parallel_calls).batch(batch_size, drop_remainder)
+    def apply(dataset):
+        mapped = dataset.map(map_func, num_parallel_calls)
+        mapped._preserves_cardinality = True  # TF's fused MapAndBatchDataset keeps the count
+        return mapped.batch(batch_size, drop_remainder)
+    return apply
 
 
 def parallel_interleave(map_func, cycle_length, block_length=1, sloppy=False, buffer_output_elements=None,
@@ -145,3 +149,78 @@ def ignore_errors():
       A function `Dataset -> Dataset` for `Dataset.apply`.
     """
     return _IgnoreErrorsDataset
+
+
+from .csv_dataset import CsvDataset, make_csv_dataset  # noqa: E402
+
+__all__ += ["CsvDataset", "make_csv_dataset"]
+
+from .cardinality import INFINITE as INFINITE_CARDINALITY  # noqa: E402
+from .cardinality import UNKNOWN as UNKNOWN_CARDINALITY  # noqa: E402
+from .cardinality import cardinality  # noqa: E402
+from .experimental_transforms import (  # noqa: E402
+    assert_cardinality,
+    bucket_by_sequence_length,
+    choose_from_datasets,
+    from_list,
+    get_structure,
+    group_by_window,
+    sample_from_datasets,
+    scan,
+    take_while,
+    unique,
+)
+
+__all__ += ["INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "assert_cardinality", "bucket_by_sequence_length",
+            "cardinality", "choose_from_datasets", "from_list", "get_structure", "group_by_window",
+            "sample_from_datasets", "scan", "take_while", "unique"]
+
+from .options import (  # noqa: E402
+    AutoShardPolicy,
+    AutotuneAlgorithm,
+    AutotuneOptions,
+    DistributeOptions,
+    ExternalStatePolicy,
+    OptimizationOptions,
+    ThreadingOptions,
+)
+
+__all__ += ["AutoShardPolicy", "AutotuneAlgorithm", "AutotuneOptions", "DistributeOptions", "ExternalStatePolicy",
+            "OptimizationOptions", "ThreadingOptions"]
+
+from .example_datasets import make_batched_features_dataset, parse_example_dataset  # noqa: E402
+
+__all__ += ["make_batched_features_dataset", "parse_example_dataset"]
+
+from .tf_record_writer import TFRecordWriter  # noqa: E402
+
+__all__ += ["TFRecordWriter"]
+
+from .experimental_sources import (  # noqa: E402
+    SHARD_HINT,
+    DatasetStructure,
+    RandomDataset,
+    SparseTensorStructure,
+    SqlDataset,
+    TensorStructure,
+    map_and_batch_with_legacy_function,
+)
+
+__all__ += ["DatasetStructure", "RandomDataset", "SHARD_HINT", "SparseTensorStructure", "SqlDataset", "TensorStructure",
+            "map_and_batch_with_legacy_function"]
+
+from .experimental_transforms import Reducer, dense_to_sparse_batch, group_by_reducer  # noqa: E402
+
+__all__ += ["Reducer", "dense_to_sparse_batch", "group_by_reducer"]
+
+from .optional import Optional, OptionalStructure, get_next_as_optional  # noqa: E402
+
+__all__ += ["Optional", "OptionalStructure", "get_next_as_optional"]
+
+from .experimental_transforms import pad_to_cardinality, rejection_resample  # noqa: E402
+
+__all__ += ["pad_to_cardinality", "rejection_resample"]
+
+from .lookup_datasets import DatasetInitializer, index_table_from_dataset, table_from_dataset  # noqa: E402
+
+__all__ += ["DatasetInitializer", "index_table_from_dataset", "table_from_dataset"]

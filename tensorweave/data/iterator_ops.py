@@ -391,3 +391,33 @@ def get_single_element(dataset):
     if isinstance(outs, ops.Tensor):
         outs = [outs]
     return structure.from_components(dataset.element_spec, outs)
+
+
+class NumpyIterator:
+    """Iterates over the elements of a dataset as nests of NumPy values (`Dataset.as_numpy_iterator()`,
+    eager mode): arrays, NumPy scalars, and `bytes` for string scalars.
+
+    Args:
+      dataset: A `Dataset` built in eager mode.
+
+    Raises:
+      RuntimeError: In graph mode.
+    """
+
+    def __init__(self, dataset):
+        if not _executing_eagerly():
+            raise RuntimeError("`tf.data.Dataset.as_numpy_iterator()` is only supported in eager mode.")
+        self._iterator = EagerIterator(dataset)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        def to_numpy(t):
+            v = t.numpy()
+            if isinstance(v, np.ndarray) and v.ndim == 0 and v.dtype.kind in "OS":
+                return v.item()
+            return bytes(v) if isinstance(v, np.bytes_) else v
+        return structure.map_structure(to_numpy, next(self._iterator))
+
+    next = __next__

@@ -16,6 +16,19 @@ def _optional_param(name, value, default, dtype):
     return ops.convert_to_tensor(default if value is None else value, dtype=dtype, name=name)
 
 
+def _read_files(files, read_one_file, num_parallel_reads):
+    """The dataset of the records `read_one_file(filename)` of `files` (a flat string tensor or a dataset of
+    scalar strings): file after file, or `num_parallel_reads` files at a time interleaved record by record."""
+    if num_parallel_reads is not None:
+        if not isinstance(files, Dataset):
+            files = Dataset.from_tensor_slices(files)
+        return files.interleave(read_one_file, cycle_length=num_parallel_reads, block_length=1,
+                                num_parallel_calls=num_parallel_reads)
+    if isinstance(files, Dataset):
+        return files.flat_map(read_one_file)
+    return read_one_file(files)
+
+
 class _TFRecordFilesDataset(Dataset):
     """The records of a scalar or vector of TFRecord file names, file after file."""
 
@@ -101,15 +114,7 @@ class TFRecordDataset(Dataset):
         def read_one_file(filename):
             return _TFRecordFilesDataset(filename, compression_type, buffer_size)
 
-        if num_parallel_reads is not None:
-            if not isinstance(files, Dataset):
-                files = Dataset.from_tensor_slices(files)
-            self._impl = files.interleave(read_one_file, cycle_length=num_parallel_reads, block_length=1,
-                                          num_parallel_calls=num_parallel_reads)
-        elif isinstance(files, Dataset):
-            self._impl = files.flat_map(read_one_file)
-        else:
-            self._impl = read_one_file(files)
+        self._impl = _read_files(files, read_one_file, num_parallel_reads)
         self._element_structure = TensorSpec([], dtypes.string)
 
     def _inputs(self):

@@ -183,9 +183,9 @@ class SparseTensorSpec:
         return "SparseTensorSpec(%r, %r)" % (self._shape, self._dtype)
 
 
-class DatasetSpec:
-    """Describes a `Dataset` element (as `window` produces): the nested dataset's element spec. It is
-    carried as one variant component holding the nested dataset's elements."""
+class _VariantOfElementSpec:
+    """The spec of a scalar `tf.variant` standing for a value of the structure `element_spec` (a nested
+    dataset, an optional)."""
 
     def __init__(self, element_spec):
         self._element_spec = element_spec
@@ -193,11 +193,6 @@ class DatasetSpec:
     @property
     def element_spec(self):
         return self._element_spec
-
-    @property
-    def value_type(self):
-        from .dataset_ops import Dataset
-        return Dataset
 
     @property
     def dtype(self):
@@ -209,6 +204,25 @@ class DatasetSpec:
 
     def is_compatible_with(self, other):
         return type(other) is type(self) and other._element_spec == self._element_spec
+
+    def __eq__(self, other):
+        return type(other) is type(self) and other._element_spec == self._element_spec
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __hash__(self):
+        return hash((type(self), repr(self._element_spec)))
+
+
+class DatasetSpec(_VariantOfElementSpec):
+    """Describes a `Dataset` element (as `window` produces): the nested dataset's element spec. It is
+    carried as one variant component holding the nested dataset's elements."""
+
+    @property
+    def value_type(self):
+        from .dataset_ops import Dataset
+        return Dataset
 
     def most_specific_compatible_type(self, other):
         if not self.is_compatible_with(other):
@@ -224,15 +238,6 @@ class DatasetSpec:
     def _from_components(self, components):
         from .dataset_ops import _VariantDataset
         return _VariantDataset(components[0], self._element_spec)
-
-    def __eq__(self, other):
-        return type(other) is type(self) and other._element_spec == self._element_spec
-
-    def __ne__(self, other):
-        return not self == other
-
-    def __hash__(self):
-        return hash((type(self), repr(self._element_spec)))
 
     def __repr__(self):
         return "DatasetSpec(%r)" % (self._element_spec,)

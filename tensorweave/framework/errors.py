@@ -180,3 +180,9 @@ def from_python_exception(exc):
     if isinstance(exc, MemoryError):
         return ResourceExhaustedError
     return UnknownError
+
+
+# The file layer below (platform.gfile) raises these classes; it cannot import them itself.
+from ..platform import gfile as _gfile  # noqa: E402 (after the classes it installs)
+
+_gfile.install_error_classes({_n: globals()[_n] for _n in _gfile.ERROR_NAMES})

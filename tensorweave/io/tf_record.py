@@ -18,6 +18,7 @@ import struct
 import zlib
 
 from ..framework import errors
+from ..platform import gfile as _gfile
 
 __all__ = ["TFRecordCompressionType", "TFRecordOptions", "TFRecordWriter", "tf_record_iterator"]
 
@@ -194,7 +195,7 @@ class TFRecordWriter:
         self._compressor = options._compressobj()
         self._flush_mode = zlib.Z_SYNC_FLUSH if options.flush_mode is None else options.flush_mode
         try:
-            self._file = open(self._path, "wb")
+            self._file = _gfile.open_raw(self._path, "wb", os_errors=True)
         except OSError as e:
             raise _open_error(self._path, e, "Failed to create a NewWriteableFile: ") from None
 
@@ -317,7 +318,8 @@ class RecordReader:
         self._path = _as_path(path)
         kind = TFRecordOptions.get_compression_type_string(compression_type)
         try:
-            f = open(self._path, "rb", buffering=buffer_size if buffer_size and buffer_size > 1 else -1)
+            f = _gfile.open_raw(self._path, "rb", buffering=buffer_size if buffer_size and buffer_size > 1 else -1,
+                                os_errors=True)
         except OSError as e:
             raise _open_error(self._path, e, "") from None
         if kind:

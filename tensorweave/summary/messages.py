@@ -3,7 +3,7 @@ classes, loaded on first use so that `import tensorweave` does not need the `ten
 
 from ..ops.summary_ops import proto_module
 
-__all__ = ["Summary", "SummaryDescription", "SummaryMetadata", "HistogramProto", "Event", "SessionLog",
+__all__ = ["Summary", "SummaryDescription", "SummaryMetadata", "HistogramProto", "Event", "LogMessage", "SessionLog",
            "TaggedRunMetadata", "LazyMessageClass"]
 
 
@@ -56,4 +56,5 @@ SummaryMetadata = LazyMessageClass("summary_pb2", "SummaryMetadata")
 HistogramProto = LazyMessageClass("summary_pb2", "HistogramProto")
 Event = LazyMessageClass("event_pb2", "Event")
 SessionLog = LazyMessageClass("event_pb2", "SessionLog")
+LogMessage = LazyMessageClass("event_pb2", "LogMessage")
 TaggedRunMetadata = LazyMessageClass("event_pb2", "TaggedRunMetadata")

@@ -18,8 +18,9 @@ import time
 import warnings
 import weakref
 
-from ..framework import ops
+from ..framework import errors, ops
 from ..ops.summary_ops import proto_module, require_extra
+from ..platform import gfile
 from .graph_def import graph_to_graph_def
 
 __all__ = ["EventFileWriter", "FileWriter", "FileWriterCache"]
@@ -41,7 +42,7 @@ class _EventsFile:
 
     def init_if_needed(self):
         if self._file is not None:
-            if os.path.exists(self.path):
+            if gfile.exists(self.path):
                 return
             self._file.close()
             self._file = None
@@ -51,9 +52,9 @@ class _EventsFile:
         path, n = base, 0
         while True:
             try:
-                f = open(path, "xb")
+                f = gfile.open_raw(path, "xb", os_errors=True)
                 break
-            except FileExistsError:
+            except (FileExistsError, errors.AlreadyExistsError):
                 n += 1
                 path = "%s.%d" % (base, n)
         self._file, self.path = f, path
@@ -75,7 +76,8 @@ class _EventsFile:
     def close(self):
         if self._file is not None:
             self._file.flush()
-            os.fsync(self._file.fileno())
+            if gfile.is_local(self.path):
+                os.fsync(self._file.fileno())
             self._file.close()
             self._file = None
 
@@ -197,10 +199,10 @@ class EventFileWriter:
         self._logdir = os.fspath(logdir)
         if isinstance(self._logdir, bytes):
             self._logdir = self._logdir.decode("utf-8")
-        os.makedirs(self._logdir, exist_ok=True)
+        gfile.makedirs(self._logdir)
         self._max_queue = max_queue
         self._flush_secs = flush_secs
-        self._file = _EventsFile(os.path.join(self._logdir, "events"), filename_suffix)
+        self._file = _EventsFile(gfile.join(self._logdir, "events"), filename_suffix)
         if filename_suffix:
             self._file.init_if_needed()
         self._closed = True

@@ -151,3 +151,13 @@ def check_gradients(fn, inputs, wrt=None, delta=None, tolerance=None):
     if tolerance is not None and not result.max_error <= tolerance:
         raise AssertionError("%s, above the tolerance %g" % (result, tolerance))
     return result
+
+
+from .test_case import (Benchmark, StubOutForTesting, TestCase, assert_equal_graph_def,  # noqa: E402
+                        benchmark_config, disable_with_predicate, get_temp_dir, gpu_device_name,
+                        is_built_with_gpu_support, is_built_with_rocm, is_built_with_xla, main,
+                        with_eager_op_as_function)
+
+__all__ += ["Benchmark", "StubOutForTesting", "TestCase", "assert_equal_graph_def", "benchmark_config",
+            "disable_with_predicate", "get_temp_dir", "gpu_device_name", "is_built_with_gpu_support",
+            "is_built_with_rocm", "is_built_with_xla", "main", "with_eager_op_as_function"]

@@ -13,7 +13,9 @@ import os
 import re
 
 from .. import tf_logging as logging
+from ..framework import errors
 from ..ops import tensor_bundle
+from ..platform import gfile
 
 __all__ = ["CheckpointState", "checkpoint_exists", "generate_checkpoint_state_proto", "get_checkpoint_mtimes",
            "get_checkpoint_state", "latest_checkpoint", "meta_graph_filename", "remove_checkpoint",
@@ -245,12 +247,11 @@ def get_checkpoint_state(checkpoint_dir, latest_filename=None):
       ValueError: If the state file names no `model_checkpoint_path`.
     """
     filename = _checkpoint_filename(checkpoint_dir, latest_filename)
-    if not os.path.isfile(filename):
+    if not gfile.exists(filename) or gfile.isdir(filename):
         return None
     try:
-        with open(filename, "rb") as f:
-            ckpt = CheckpointState.FromString(f.read())
-    except (OSError, ValueError, UnicodeDecodeError) as e:
+        ckpt = CheckpointState.FromString(gfile.read_file(filename))
+    except (OSError, ValueError, UnicodeDecodeError, errors.OpError) as e:
         logging.warning("%s: %s", type(e).__name__, e)
         logging.warning("%s: Checkpoint ignored", filename)
         return None
@@ -276,7 +277,8 @@ def latest_checkpoint(checkpoint_dir, latest_filename=None):
 
 def checkpoint_exists(checkpoint_prefix):
     """Whether a checkpoint with this prefix exists (its `.index` file)."""
-    return os.path.isfile(tensor_bundle.index_filename(checkpoint_prefix))
+    path = tensor_bundle.index_filename(checkpoint_prefix)
+    return gfile.exists(path) and not gfile.isdir(path)
 
 
 def get_checkpoint_mtimes(checkpoint_prefixes):
@@ -284,8 +286,8 @@ def get_checkpoint_mtimes(checkpoint_prefixes):
     mtimes = []
     for prefix in checkpoint_prefixes:
         try:
-            mtimes.append(os.stat(tensor_bundle.index_filename(prefix)).st_mtime_ns / 1e9)
-        except OSError:
+            mtimes.append(gfile.stat(tensor_bundle.index_filename(prefix)).mtime_nsec / 1e9)
+        except (OSError, errors.NotFoundError):
             pass
     return mtimes
 
@@ -293,8 +295,8 @@ def get_checkpoint_mtimes(checkpoint_prefixes):
 def remove_checkpoint(checkpoint_prefix, checkpoint_format_version=2, meta_graph_suffix="meta"):
     """Deletes the files of the checkpoint `checkpoint_prefix` (meta graph, index, data) that exist."""
     try:
-        os.remove(meta_graph_filename(checkpoint_prefix, meta_graph_suffix))
-    except FileNotFoundError:
+        gfile.remove(meta_graph_filename(checkpoint_prefix, meta_graph_suffix))
+    except (FileNotFoundError, errors.NotFoundError):
         pass
     tensor_bundle.delete_bundle(checkpoint_prefix)
 

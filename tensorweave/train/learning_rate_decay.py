@@ -304,6 +304,48 @@ def linear_cosine_decay(learning_rate, global_step, decay_steps, num_periods=0.5
         return math_ops.multiply(learning_rate, decayed, name=name)
 
 
+def noisy_linear_cosine_decay(learning_rate, global_step, decay_steps, initial_variance=1.0, variance_decay=0.55,
+                              num_periods=0.5, alpha=0.0, beta=0.001, name=None):
+    """Noisy linear cosine decay: `linear_cosine_decay` with Gaussian noise `eps` of variance
+    `initial_variance / (1 + step) ** variance_decay` added to the linear part:
+    `learning_rate * ((alpha + linear + eps) * cosine + beta)`, `step = min(global_step, decay_steps)`.
+
+    Args:
+      learning_rate: A scalar float tensor or Python number.
+      global_step: A scalar integer tensor, Variable or Python number.
+      decay_steps: Number of steps to decay over.
+      initial_variance: Initial variance of the noise.
+      variance_decay: Decay exponent of the noise's variance.
+      num_periods: Number of periods of the cosine part.
+      alpha, beta: See the formula.
+      name: Name scope (default "NoisyLinearCosineDecay").
+
+    Returns:
+      A scalar tensor of `learning_rate`'s dtype, with new noise at every run.
+
+    Raises:
+      ValueError: If `global_step` is None.
+    """
+    _require_step(global_step, "noisy linear cosine decay requires global_step")
+    from ..ops import math_ops, random_ops
+    with ops.name_scope(name, "NoisyLinearCosineDecay", [learning_rate, global_step]) as name:
+        learning_rate = ops.convert_to_tensor(learning_rate, name="initial_learning_rate")
+        dtype = learning_rate.dtype
+        steps = _cast(decay_steps, dtype)
+        step = math_ops.minimum(_cast(global_step, dtype), steps)
+        variance = _cast(initial_variance, dtype) / math_ops.pow(1.0 + step, _cast(variance_decay, dtype))
+        std = math_ops.sqrt(variance)
+        noisy_linear_decayed = (steps - step) / steps + random_ops.random_normal([], mean=0.0, stddev=std,
+                                                                                 dtype=dtype)
+        fraction = 2.0 * _cast(num_periods, dtype) * (step / steps)
+        cosine_decayed = 0.5 * (1.0 + math_ops.cos(constant_op.constant(math.pi, dtype=dtype) * fraction))
+        decayed = (_cast(alpha, dtype) + noisy_linear_decayed) * cosine_decayed + _cast(beta, dtype)
+        return math_ops.multiply(learning_rate, decayed, name=name)
+
+
+piecewise_constant_decay = piecewise_constant
+
+
 def _flatten(x):
     if isinstance(x, (list, tuple)):
         return [y for item in x for y in _flatten(item)]

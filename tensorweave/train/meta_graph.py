@@ -42,23 +42,22 @@ import re
 import numpy as np
 
 from .. import tf_logging as logging
-from ..framework import dtypes, errors, ops, registry
+from ..framework import dtypes, errors, ops, registry, versions
 from ..framework.tensor_shape import TensorShape
-from ..framework.versions import __version__
 from ..graph_io import graph_def as _gd
 from ..ops import custom_op, io_ops, tensor_bundle
 from ..ops.summary_ops import proto_module
 from ..ops.tf_op_signatures import SIGNATURES
+from ..platform import gfile
 from ..summary.messages import LazyMessageClass
 
-__all__ = ["MetaGraphDef", "SaverDef", "export_scoped_meta_graph", "import_scoped_meta_graph",
+__all__ = ["MetaGraphDef", "SaverDef", "TensorInfo", "export_scoped_meta_graph", "import_scoped_meta_graph",
            "read_meta_graph_file", "parse_meta_graph"]
 
 MetaGraphDef = LazyMessageClass("meta_graph_pb2", "MetaGraphDef")
 SaverDef = LazyMessageClass("saver_pb2", "SaverDef")
+TensorInfo = LazyMessageClass("meta_graph_pb2", "TensorInfo")
 
-# The TF API tensorweave implements (written as meta_info_def.tensorflow_version).
-TF_API_VERSION = "1.15.5"
 _PY_FUNC_OPS = ("PyFunc", "PyFuncStateless", "EagerPyFunc")
 _ATTR_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\Z")
 NODE_ATTR = "_tensorweave_node"
@@ -496,6 +495,7 @@ def _collection_def(graph, key, scope):
       _Unserializable: If an item has no CollectionDef representation, or items differ in kind.
     """
     from ..variables import Variable
+    from .queue_runner import QueueRunner
     from .saver import Saver
     meta_graph_pb2 = _pb("meta_graph_pb2")
     from google.protobuf import any_pb2
@@ -506,6 +506,11 @@ def _collection_def(graph, key, scope):
             b = _variable_def(v, scope)
             if b is not None:
                 cd.bytes_list.value.append(b)
+    elif key == ops.GraphKeys.QUEUE_RUNNERS and all(isinstance(q, QueueRunner) for q in items):
+        for q in items:
+            qd = q.to_proto(scope[:-1] if scope else None)
+            if qd is not None:
+                cd.bytes_list.value.append(qd.SerializeToString())
     elif key == ops.GraphKeys.SAVERS and all(isinstance(s, Saver) for s in items):
         for s in items:
             sd = s.to_proto(scope[:-1] if scope else None) if s.saver_def is not None else None
@@ -580,9 +585,9 @@ def export_scoped_meta_graph(filename=None, graph_def=None, graph=None, export_s
             elif k in ("meta_graph_version", "tensorflow_version", "tensorflow_git_version"):
                 setattr(meta.meta_info_def, k, v)
     if not meta.meta_info_def.tensorflow_version:
-        meta.meta_info_def.tensorflow_version = TF_API_VERSION
+        meta.meta_info_def.tensorflow_version = versions.VERSION
     if not meta.meta_info_def.tensorflow_git_version:
-        meta.meta_info_def.tensorflow_git_version = "tensorweave-%s" % __version__
+        meta.meta_info_def.tensorflow_git_version = versions.GIT_VERSION
     if graph_def is None:
         meta.graph_def.CopyFrom(_export_graph_def(graph, exporter, clear_devices, strip_default_attrs))
     else:
@@ -846,7 +851,7 @@ def read_meta_graph_file(filename):
       OSError: If the file cannot be read.
       tf.errors.DataLossError: If it is not a MetaGraphDef (the message names the file).
     """
-    with open(filename, "rb") as f:
+    with gfile.open_raw(filename, "rb", os_errors=True) as f:
         data = f.read()
     return parse_meta_graph(data, filename)
 
@@ -1054,6 +1059,18 @@ def _import_collections(graph, meta, mapped, source):
                         v = variables[value] = _variable_from_def(graph, vd, mapped, Variable)
                         var_list[vd.variable_name.partition(":")[0]] = v
                     graph.add_to_collection(key, v)
+            elif kind == "bytes_list" and key == ops.GraphKeys.QUEUE_RUNNERS:
+                from .queue_runner import QueueRunner
+                from .queue_runner_proto import message_class
+                for value in col.bytes_list.value:
+                    qd = message_class().FromString(value)
+                    for field in ("queue_name", "close_op_name", "cancel_op_name"):
+                        setattr(qd, field, mapped(getattr(qd, field)))
+                    names = [mapped(n) for n in qd.enqueue_op_name]
+                    del qd.enqueue_op_name[:]
+                    qd.enqueue_op_name.extend(names)
+                    with graph.as_default():
+                        graph.add_to_collection(key, QueueRunner(queue_runner_def=qd))
             elif kind == "bytes_list" and key == ops.GraphKeys.SAVERS:
                 for value in col.bytes_list.value:
                     sd = _pb("saver_pb2").SaverDef.FromString(value)

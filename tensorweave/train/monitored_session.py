@@ -4,7 +4,7 @@ import os
 
 from .. import tf_logging as logging
 from ..framework import errors, ops
-from . import basic_session_run_hooks
+from . import basic_session_run_hooks, coordinator, queue_runner
 from .session_run_hook import SessionRunArgs, SessionRunContext, SessionRunValues
 
 __all__ = ["ChiefSessionCreator", "MonitoredSession", "MonitoredTrainingSession", "Scaffold", "SessionCreator",
@@ -66,6 +66,7 @@ class Scaffold:
         """Creates the missing operations and finalizes the graph (once)."""
         from .. import variables
         from ..ops.core_ops import group
+        from ..ops.lookup_ops import tables_initializer
         from ..summary import merge_all
         from .saver import _get_saver_or_default
         if self._init_op is None:
@@ -81,7 +82,7 @@ class Scaffold:
         if self._local_init_op is None:
             self._local_init_op = Scaffold.get_or_default(
                 "local_init_op", ops.GraphKeys.LOCAL_INIT_OP,
-                lambda: group(variables.local_variables_initializer()))
+                lambda: group(variables.local_variables_initializer(), tables_initializer()))
         if self._summary_op is None:
             self._summary_op = Scaffold.get_or_default("summary_op", ops.GraphKeys.SUMMARY_OP, merge_all)
         if self._saver is None:
@@ -217,6 +218,24 @@ class WorkerSessionCreator(ChiefSessionCreator):
         self._max_wait_secs = max_wait_secs
 
 
+def _copy_run_options(options):
+    from ..client.config import RunOptions
+    copy = RunOptions()
+    for k in RunOptions._fields:
+        setattr(copy, k, getattr(options, k))
+    return copy
+
+
+def _merge_run_options(options, incoming):
+    """Merges a hook's RunOptions into `options` as TF's MonitoredSession does (the larger trace level and
+    timeout; either flag)."""
+    options.trace_level = max(options.trace_level, incoming.trace_level)
+    options.timeout_in_ms = max(options.timeout_in_ms, incoming.timeout_in_ms)
+    options.output_partition_graphs = options.output_partition_graphs or incoming.output_partition_graphs
+    options.report_tensor_allocations_upon_oom = (options.report_tensor_allocations_upon_oom
+                                                  or incoming.report_tensor_allocations_upon_oom)
+
+
 class _MonitoredSession:
     """Session wrapper running hooks around `run` (the common part of the monitored sessions)."""
 
@@ -229,8 +248,13 @@ class _MonitoredSession:
         self._should_stop = False
         self._closed = False
         self._sess = session_creator.create_session()
+        # As TF's _CoordinatedSessionCreator: the graph's queue runners run under a coordinator.
+        self._stop_grace_period_secs = stop_grace_period_secs
+        self._coord = coordinator.Coordinator(clean_stop_exception_types=[])
+        if self._sess.graph.get_collection(ops.GraphKeys.QUEUE_RUNNERS):
+            queue_runner.start_queue_runners(sess=self._sess, coord=self._coord)
         for h in self._hooks:
-            h.after_create_session(self._sess, None)
+            h.after_create_session(self._sess, self._coord)
 
     @property
     def graph(self):
@@ -242,7 +266,7 @@ class _MonitoredSession:
 
     def should_stop(self):
         """True once a hook requested a stop, the input was exhausted, or the session was closed."""
-        return self._should_stop or self._closed
+        return self._should_stop or self._closed or self._coord.should_stop()
 
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
         """Run ops in the monitored session, calling the hooks before and after.
@@ -261,9 +285,13 @@ class _MonitoredSession:
         """
         if self.should_stop():
             raise RuntimeError("Run called even after should_stop requested.")
+        from ..client.config import RunMetadata, RunOptions
         run_context = SessionRunContext(original_args=SessionRunArgs(fetches, feed_dict), session=self._sess)
         actual_fetches = {"caller": fetches}
-        feed_dict = self._call_hook_before_run(run_context, actual_fetches, feed_dict)
+        # As TF: the hooks' RunOptions merge into the caller's, and every run records RunMetadata for them.
+        options = _copy_run_options(options) if options is not None else RunOptions()
+        feed_dict = self._call_hook_before_run(run_context, actual_fetches, feed_dict, options)
+        run_metadata = run_metadata if run_metadata is not None else RunMetadata()
         try:
             outputs = self._sess.run(actual_fetches, feed_dict=feed_dict, options=options, run_metadata=run_metadata)
         except errors.OutOfRangeError:
@@ -275,13 +303,15 @@ class _MonitoredSession:
         self._should_stop = self._should_stop or run_context.stop_requested
         return outputs["caller"]
 
-    def _call_hook_before_run(self, run_context, fetch_dict, user_feed_dict):
+    def _call_hook_before_run(self, run_context, fetch_dict, user_feed_dict, options):
         hook_feeds = {}
         for hook in self._hooks:
             request = hook.before_run(run_context)
             if request is not None:
                 if request.fetches is not None:
                     fetch_dict[hook] = request.fetches
+                if request.options is not None:
+                    _merge_run_options(options, request.options)
                 if request.feed_dict:
                     overlap = set(hook_feeds) & set(request.feed_dict)
                     if overlap:
@@ -313,7 +343,11 @@ class _MonitoredSession:
                     h.end(self._sess)
         finally:
             self._closed = True
-            self._sess.close()
+            self._coord.request_stop()
+            try:  # stops the queue runners (TF's _CoordinatedSession.close), re-raising their errors
+                self._coord.join(stop_grace_period_secs=self._stop_grace_period_secs, ignore_live_threads=True)
+            finally:
+                self._sess.close()
 
     def __enter__(self):
         return self

@@ -15,6 +15,7 @@ import numpy as np
 from .. import tf_logging as logging
 from ..framework import errors, ops
 from ..ops import io_ops, tensor_bundle
+from ..platform import gfile
 from . import checkpoint_management, meta_graph
 from .checkpoint_management import (
     checkpoint_exists,
@@ -46,8 +47,16 @@ def _var_ref(v):
     return None
 
 
+def _is_saveable(v):
+    """Whether `v` is a saveable object (not a variable): it has `name`, `specs` (a list of (checkpoint
+    name, tensor) pairs), `device` and `restore(tensors)` (the op putting restored tensors back), as the
+    lookup tables' saveables do."""
+    return hasattr(v, "specs") and hasattr(v, "restore") and _var_ref(v) is None
+
+
 def op_list_to_dict(op_list):
-    """Maps checkpoint names to variables: a list is keyed by the variables' op names.
+    """Maps checkpoint names to variables (and saveable objects): a list is keyed by the variables' op
+    names and the saveables' names.
 
     Raises:
       TypeError: If `op_list` is not a list, tuple or dict, or holds something not a variable.
@@ -59,7 +68,7 @@ def op_list_to_dict(op_list):
         for name, v in op_list.items():
             if not isinstance(name, str):
                 raise TypeError("Keys of var_list must be strings, got %r" % (name,))
-            ref = _var_ref(v)
+            ref = v if _is_saveable(v) else _var_ref(v)
             if ref is None:
                 raise TypeError("Variable to save is not a Variable: %s" % (v,))
             if ref in seen:
@@ -71,6 +80,11 @@ def op_list_to_dict(op_list):
         raise TypeError("Variables to save should be passed in a dict or a list: %s" % (op_list,))
     out = {}
     for v in sorted(op_list, key=lambda x: x.name):
+        if _is_saveable(v):
+            if v.name in out and out[v.name] is not v:
+                raise ValueError("At least two variables have the same name: %s" % v.name)
+            out[v.name] = v
+            continue
         ref = _var_ref(v)
         if ref is None:
             raise TypeError("Variable to save is not a Variable: %s" % (v,))
@@ -83,28 +97,56 @@ def op_list_to_dict(op_list):
     return out
 
 
+def _save_entries(names_to_vars):
+    """(checkpoint name, tensor saved, device, variable ref or (saveable, index)) for every tensor saved,
+    in checkpoint-name order."""
+    entries = []
+    for name, v in sorted(names_to_vars.items()):
+        if _is_saveable(v):
+            for i, (spec_name, tensor) in enumerate(v.specs):
+                entries.append((spec_name, tensor, v.device or "", (v, i)))
+        else:
+            ref = _var_ref(v)
+            entries.append((name, ref, ref.op.device or "", ref))
+    return sorted(entries, key=lambda e: e[0])
+
+
+def _restore_ops(prefix, entries, reshape):
+    """The ops restoring `entries` from `prefix`: one RestoreV2 and Assigns for the variables, and each
+    saveable's own restore op."""
+    var_entries = [e for e in entries if not isinstance(e[3], tuple)]
+    restore = _restore_assigns(prefix, [e[0] for e in var_entries], [e[3] for e in var_entries], reshape) \
+        if var_entries else []
+    saveables = []
+    for e in entries:
+        if isinstance(e[3], tuple) and e[3][0] not in saveables:
+            saveables.append(e[3][0])
+    for saveable in saveables:
+        names = [n for n, _ in saveable.specs]
+        restored = io_ops.restore_v2(prefix, names, [""] * len(names), [t.dtype for _, t in saveable.specs])
+        restore.append(saveable.restore(restored if isinstance(restored, (list, tuple)) else [restored]))
+    return restore
+
+
 def _build_save_restore(names_to_vars, name, filename, reshape, max_to_keep, keep_hours, sharded):
     """Adds the save and restore ops (TF's layout: save/Const, save/SaveV2, save/control_dependency,
     save/RestoreV2, save/Assign*, save/restore_all) and returns their SaverDef."""
     from ..framework import constant_op
     from ..ops import core_ops
-    items = sorted(names_to_vars.items())
-    refs = [_var_ref(v) for _, v in items]
-    graph = refs[0].graph
-    with graph.as_default(), graph.control_dependencies(None), ops.name_scope(name, "save", refs):
+    entries = _save_entries(names_to_vars)
+    graph = entries[0][1].graph
+    with graph.as_default(), graph.control_dependencies(None), ops.name_scope(name, "save", [e[1] for e in entries]):
         default = constant_op.constant(filename or "model", name="filename/input")
         filename_tensor = core_ops.placeholder_with_default(default, shape=(), name="filename")
         filename_tensor = core_ops.placeholder_with_default(filename_tensor, shape=(), name="Const")
         if sharded:
-            save_tensor, restore_op = _sharded_save_restore(graph, filename_tensor, items, refs, reshape)
+            save_tensor, restore_op = _sharded_save_restore(graph, filename_tensor, entries, reshape)
         else:
-            names = [n for n, _ in items]
-            slices = [""] * len(names)
-            save = io_ops.save_v2(filename_tensor, names, slices, refs)
+            save = io_ops.save_v2(filename_tensor, [e[0] for e in entries], [""] * len(entries),
+                                  [e[1] for e in entries])
             with graph.control_dependencies([save]):
                 save_tensor = core_ops.identity(filename_tensor, name="control_dependency")
-            assigns = _restore_assigns(filename_tensor, names, refs, reshape)
-            restore_op = core_ops.group(*assigns, name="restore_all")
+            restore_op = core_ops.group(*_restore_ops(filename_tensor, entries, reshape), name="restore_all")
     return SaverDef(filename_tensor_name=filename_tensor.name, save_tensor_name=save_tensor.name,
                     restore_op_name=restore_op.name, max_to_keep=max_to_keep or 0, sharded=bool(sharded),
                     keep_checkpoint_every_n_hours=keep_hours, version=SaverDef.V2)
@@ -123,7 +165,7 @@ def _restore_assigns(prefix, names, refs, reshape):
     return assigns
 
 
-def _sharded_save_restore(graph, prefix, items, refs, reshape):
+def _sharded_save_restore(graph, prefix, entries, reshape):
     """TF's sharded V2 save and restore ops (`Saver(sharded=True)`): the variables grouped by device
     (sorted by device name; one group when none is placed), each group saved by its own SaveV2 to
     `ShardedFilename(<prefix>_temp/part, shard, num_shards)` (`<prefix>.part` for "s3://" paths),
@@ -132,8 +174,8 @@ def _sharded_save_restore(graph, prefix, items, refs, reshape):
     from ..framework import constant_op
     from ..ops import array_select_ops, core_ops, string_ops
     groups = {}
-    for (name, _), ref in zip(items, refs):
-        groups.setdefault(ref.op.device or "", []).append((name, ref))
+    for e in entries:
+        groups.setdefault(e[2], []).append(e)
     per_device = sorted(groups.items())
     is_s3 = string_ops.static_regex_full_match(prefix, "^s3://.*")
     suffix = array_select_ops.where(is_s3, constant_op.constant(".part"),
@@ -144,7 +186,7 @@ def _sharded_save_restore(graph, prefix, items, refs, reshape):
     for shard, (_, group) in enumerate(per_device):
         shard_prefix = io_ops.sharded_filename(tmp_prefix, shard, num_shards)
         shard_prefixes.append(shard_prefix)
-        save = io_ops.save_v2(shard_prefix, [n for n, _ in group], [""] * len(group), [r for _, r in group])
+        save = io_ops.save_v2(shard_prefix, [e[0] for e in group], [""] * len(group), [e[1] for e in group])
         with graph.control_dependencies([save]):
             shard_saves.append(core_ops.identity(shard_prefix, name="control_dependency"))
     with graph.control_dependencies([t.op for t in shard_saves]):
@@ -153,8 +195,7 @@ def _sharded_save_restore(graph, prefix, items, refs, reshape):
             save_tensor = core_ops.identity(prefix)
     shards = []
     for _, group in per_device:
-        assigns = _restore_assigns(prefix, [n for n, _ in group], [r for _, r in group], reshape)
-        shards.append(core_ops.group(*assigns, name="restore_shard"))
+        shards.append(core_ops.group(*_restore_ops(prefix, group, reshape), name="restore_shard"))
     return save_tensor, core_ops.group(*shards, name="restore_all")
 
 
@@ -390,7 +431,7 @@ class Saver:
                 out = sess.run(self.saver_def.save_tensor_name,
                                {self.saver_def.filename_tensor_name: checkpoint_file})
             except (errors.FailedPreconditionError, errors.NotFoundError) as exc:
-                if save_path_parent and not os.path.isdir(save_path_parent):
+                if save_path_parent and not gfile.isdir(save_path_parent):
                     raise ValueError("Parent directory of {} doesn't exist, can't save.".format(save_path)) from exc
                 raise
             model_checkpoint_path = out.decode("utf-8") if isinstance(out, bytes) else str(out)

@@ -166,3 +166,27 @@ def test_decayed_rate_drives_training_with_the_global_step():
             sess.run(train)
         assert sess.run(gs) == 4
         np.testing.assert_allclose(sess.run(w), 1.0 + 0.5 + 0.25 + 0.125)
+
+
+def test_noisy_linear_cosine_decay_is_linear_cosine_plus_noise_of_the_stated_variance():
+    import numpy as np
+
+    import tensorweave as tf
+    with tf.Graph().as_default():
+        tf.set_random_seed(1)
+        step = tf.placeholder(tf.int64, [])
+        exact = tf.train.linear_cosine_decay(0.5, step, 100, num_periods=0.5, alpha=0.1, beta=0.01)
+        quiet = tf.train.noisy_linear_cosine_decay(0.5, step, 100, initial_variance=0.0, alpha=0.1, beta=0.01)
+        noisy = tf.train.noisy_linear_cosine_decay(0.5, step, 100, initial_variance=2.0, variance_decay=0.55,
+                                                   alpha=0.1, beta=0.01)
+        with tf.Session() as sess:
+            for s in (0, 30, 100, 150):
+                a, b = sess.run([exact, quiet], {step: s})
+                assert abs(a - b) < 1e-7
+            draws = np.array([sess.run(noisy, {step: 30}) for _ in range(3000)])
+            base = sess.run(exact, {step: 30})
+    cosine = 0.5 * (1 + np.cos(np.pi * 2 * 0.5 * 30 / 100))
+    std = 0.5 * cosine * np.sqrt(2.0 / (1 + 30) ** 0.55)
+    assert abs(draws.mean() - base) < 4 * std / np.sqrt(len(draws))
+    assert abs(draws.std() / std - 1) < 0.08
+    assert tf.train.piecewise_constant_decay is tf.train.piecewise_constant

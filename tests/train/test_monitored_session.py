@@ -142,3 +142,11 @@ def test_hook_feeds_and_conflicts():
         assert sess.run(y) == 6.0
         with pytest.raises(RuntimeError, match="Same tensor is fed by a SessionRunHook and user"):
             sess.run(y, feed_dict={p: 1.0})
+
+
+def test_the_default_local_init_op_initializes_lookup_tables_as_tf():
+    with tf.Graph().as_default():
+        table = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(["a", "b"], [1, 2]), -1)
+        out = table.lookup(tf.constant(["b", "z"]))
+        with tf.train.MonitoredSession() as sess:
+            assert sess.run(out).tolist() == [2, -1]

@@ -1,10 +1,16 @@
 """`tf.contrib`: the TF1 contrib modules tensorweave provides, one submodule each."""
 
 from . import layers
-from .. import autograph  # [autograph] the seed-era tf.contrib.autograph
-from . import eager  # [eager]
-from ..data import contrib_data as data  # noqa: E402  [data]
+from .. import autograph  # the seed-era tf.contrib.autograph
+from . import eager
+from ..data import contrib_data as data  # noqa: E402
 from . import learn, training  # noqa: E402
 from . import framework  # noqa: E402
+from . import rnn, seq2seq  # noqa: E402
+from . import slim  # noqa: E402
+from . import crf, distributions, factorization, image, opt  # noqa: E402
+# TF 1.x's tf.contrib.losses and tf.contrib.metrics are the modules slim re-exports.
+from .slim import losses, metrics  # noqa: E402
 
-__all__ = ["autograph", "data", "eager", "framework", "layers", "learn", "training"]
+__all__ = ["autograph", "crf", "data", "distributions", "eager", "factorization", "framework", "image", "layers",
+           "learn", "losses", "metrics", "opt", "rnn", "seq2seq", "slim", "training"]

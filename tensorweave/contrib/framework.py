@@ -282,3 +282,26 @@ def get_unique_variable(var_op_name):
         if candidate.op.name == var_op_name:
             return candidate
     raise ValueError("Variable %s does not uniquely identify a variable" % var_op_name)
+
+
+# ---- the rest of TF 1.15's contrib.framework variable helpers (shared with slim) ---------------------
+from .framework_variables import (  # noqa: E402
+    add_model_variable,
+    assert_global_step,
+    assert_or_get_global_step,
+    assign_from_checkpoint,
+    assign_from_checkpoint_fn,
+    assign_from_values,
+    assign_from_values_fn,
+    create_global_step,
+    filter_variables,
+    get_variable_full_name,
+    get_variables_to_restore,
+    global_variable,
+    local_variable,
+)
+
+__all__ += ["add_model_variable", "assert_global_step", "assert_or_get_global_step", "assign_from_checkpoint",
+            "assign_from_checkpoint_fn", "assign_from_values", "assign_from_values_fn", "create_global_step",
+            "filter_variables", "get_variable_full_name", "get_variables_to_restore", "global_variable",
+            "local_variable"]

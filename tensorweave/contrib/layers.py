@@ -256,8 +256,11 @@ def _add_variable_to_collections(variable, collections_set, collections_name):
             ops.add_to_collection(collection, variable)
 
 
-def _collect_named_outputs(collections, outputs):
+def _collect_named_outputs(collections, outputs, alias=None):
     if collections:
+        if alias is not None:
+            from .layers_slim import append_tensor_alias
+            append_tensor_alias(outputs, alias)
         ops.add_to_collections(collections, outputs)
     return outputs
 
@@ -319,7 +322,7 @@ def fully_connected(inputs, num_outputs, activation_fn=nn_ops.relu, normalizer_f
             outputs = normalizer_fn(outputs, **(normalizer_params or {}))
         if activation_fn is not None:
             outputs = activation_fn(outputs)
-        return _collect_named_outputs(outputs_collections, outputs)
+        return _collect_named_outputs(outputs_collections, outputs, sc.name)
 
 
 @add_arg_scope
@@ -338,7 +341,189 @@ def flatten(inputs, outputs_collections=None, scope=None):
       ValueError: If inputs rank is unknown.
     """
     from ..layers.core import flatten as core_flatten
-    with ops.name_scope(scope, "Flatten", [inputs]):
+    with ops.name_scope(scope, "Flatten", [inputs]) as sc:
         inputs = ops.convert_to_tensor(inputs)
         outputs = core_flatten(inputs)
-        return _collect_named_outputs(outputs_collections, outputs)
+        return _collect_named_outputs(outputs_collections, outputs, sc)
+
+
+# ---- embed_sequence, embedding_lookup_unique ------------------------------------------
+def embedding_lookup_unique(params, ids, partition_strategy="mod", name=None):
+    """Version of `tf.nn.embedding_lookup` that looks up each distinct id once.
+
+    The ids are flattened, made unique, looked up, and the embeddings gathered back to the shape
+    of `ids` (any rank).
+
+    Args:
+      params: A `Tensor` (or a list of `Tensor`s, a partitioned table) of embeddings.
+      ids: A `Tensor` of `int32` or `int64` ids, of any shape.
+      partition_strategy: "mod" or "div", for a partitioned `params` (see `tf.nn.embedding_lookup`).
+      name: A name for this op's name scope (optional).
+
+    Returns:
+      A `Tensor` of shape `ids.shape + params.shape[1:]` with the embeddings.
+    """
+    from ..ops import array_ops, array_select_ops, math_ops
+    from ..ops.embedding_ops import embedding_lookup
+    with ops.name_scope(name, "EmbeddingLookupUnique", [params, ids]):
+        ids = ops.convert_to_tensor(ids)
+        shape = array_ops.shape(ids)
+        ids_flat = array_ops.reshape(ids, math_ops.reduce_prod(shape, keepdims=True))
+        unique_ids, idx = array_select_ops.unique(ids_flat)
+        unique_embeddings = embedding_lookup(params, unique_ids, partition_strategy=partition_strategy)
+        embeds_flat = array_ops.gather(unique_embeddings, idx)
+        embed_shape = array_ops.concat([shape, array_ops.shape(unique_embeddings)[1:]], 0)
+        embeds = array_ops.reshape(embeds_flat, embed_shape)
+        embeds.set_shape(ids.get_shape().concatenate(unique_embeddings.get_shape()[1:]))
+        return embeds
+
+
+def embed_sequence(ids, vocab_size=None, embed_dim=None, unique=False, initializer=None, regularizer=None,
+                   trainable=True, scope=None, reuse=None):
+    """Maps a sequence of symbols to a sequence of embeddings.
+
+    Creates (or reuses) the model variable "<scope>/embeddings" of shape `[vocab_size, embed_dim]`
+    (scope "EmbedSequence" by default) and looks `ids` up in it.
+
+    Args:
+      ids: A `[batch_size, doc_length]` `Tensor` or `SparseTensor` of type `int32` or `int64` with
+        symbol ids.
+      vocab_size: An integer: the size of the vocabulary.
+      embed_dim: An integer: the size of the embedding vectors.
+      unique: If True, looks up each distinct id once.
+      initializer: An initializer for the embeddings (default: `tf.get_variable`'s).
+      regularizer: Optional regularizer for the embeddings.
+      trainable: If True also add the variable to the graph collection TRAINABLE_VARIABLES.
+      scope: Optional string specifying the variable scope for the op, required if `reuse=True`.
+      reuse: If True, variables inside the op will be reused.
+
+    Returns:
+      A `Tensor` of shape `[batch_size, doc_length, embed_dim]` with the embedded sequences.
+
+    Raises:
+      ValueError: If `embed_dim` or `vocab_size` are not specified when `reuse` is None or False.
+    """
+    from ..ops.embedding_ops import embedding_lookup
+    from .framework import model_variable
+    if not (reuse or (vocab_size and embed_dim)):
+        raise ValueError("Must specify vocab size and embedding dimension when not reusing. Got vocab_size=%s and "
+                         "embed_dim=%s" % (vocab_size, embed_dim))
+    with variable_scope(scope, "EmbedSequence", [ids], reuse=reuse):
+        shape = [vocab_size, embed_dim]
+        if reuse and vocab_size is None or embed_dim is None:
+            shape = None
+        embeddings = model_variable("embeddings", shape=shape, initializer=initializer, regularizer=regularizer,
+                                    trainable=trainable)
+        if unique:
+            return embedding_lookup_unique(embeddings, ids)
+        return embedding_lookup(embeddings, ids)
+
+
+# ---- the slim layers (conv2d, batch_norm, pooling, ...) ---------------------------------
+from .layers_slim import (  # noqa: E402,F401
+    append_tensor_alias,
+    avg_pool2d,
+    batch_norm,
+    bias_add,
+    collect_named_outputs,
+    conv1d,
+    conv2d,
+    conv2d_transpose,
+    convert_collection_to_dict,
+    convolution,
+    convolution1d,
+    convolution2d,
+    convolution2d_transpose,
+    dropout,
+    get_tensor_aliases,
+    layer_norm,
+    max_pool2d,
+    one_hot_encoding,
+    repeat,
+    separable_conv2d,
+    separable_convolution2d,
+    softmax,
+    stack,
+    unit_norm,
+)
+
+linear = functools.partial(fully_connected, activation_fn=None)
+relu = functools.partial(fully_connected, activation_fn=nn_ops.relu)
+relu6 = functools.partial(fully_connected, activation_fn=nn_ops.relu6)
+from .layers_feature_column import (  # noqa: E402,F401
+    bucketized_column,
+    one_hot_column,
+    real_valued_column,
+    sparse_column_with_hash_bucket,
+    sparse_column_with_keys,
+)
+from .layers_optimizers import (  # noqa: E402,F401
+    OPTIMIZER_CLS_NAMES,
+    OPTIMIZER_SUMMARIES,
+    optimize_loss,
+    summarize_activation,
+    summarize_activations,
+    summarize_biases,
+    summarize_collection,
+    summarize_tensor,
+    summarize_tensors,
+    summarize_variables,
+    summarize_weights,
+)
+from .layers_slim_extra import (  # noqa: E402,F401
+    avg_pool3d,
+    conv2d_in_plane,
+    conv3d,
+    conv3d_transpose,
+    convolution2d_in_plane,
+    convolution3d,
+    convolution3d_transpose,
+    dense_to_sparse,
+    group_norm,
+    images_to_sequence,
+    instance_norm,
+    max_pool3d,
+    maxout,
+    pool,
+    scale_gradient,
+    sequence_to_images,
+)
+
+elu = functools.partial(fully_connected, activation_fn=nn_ops.elu)
+from .layers_feature_column import sparse_column_with_vocabulary_file, weighted_sparse_column  # noqa: E402,F401
+
+
+def safe_embedding_lookup_sparse(embedding_weights, sparse_ids, sparse_weights=None, combiner=None, default_id=None,
+                                 name=None, partition_strategy="div", max_norm=None):
+    """Lookup embedding results, accounting for invalid IDs and empty features (TF 1.15's
+    contrib version of `tf.nn.safe_embedding_lookup_sparse`, whose `combiner` defaults to
+    "mean").
+
+    Invalid ids (< 0) are pruned, as are ids with non-positive weights; rows with no remaining
+    ids get the embedding of `default_id` (or zeros).
+
+    Args:
+      embedding_weights: A list of `P` float tensors or values representing partitioned embedding
+        tensors, or a `PartitionedVariable`.
+      sparse_ids: `SparseTensor` of shape `[d_0, d_1, ..., d_n]` containing the ids.
+      sparse_weights: `SparseTensor` of same shape as `sparse_ids`, containing float weights
+        corresponding to `sparse_ids`, or `None` if all weights are be assumed to be 1.0.
+      combiner: A string specifying how to combine embedding results for each entry. Currently
+        "mean", "sqrtn" and "sum" are supported, with "mean" the default (None).
+      default_id: The id to use for an entry with no features.
+      name: A name for this operation (optional).
+      partition_strategy: A string specifying the partitioning strategy. Currently `"div"` and
+        `"mod"` are supported. Default is `"div"`.
+      max_norm: If not None, all embeddings are l2-normalized to max_norm before combining.
+
+    Returns:
+      Dense tensor of shape `[d_0, d_1, ..., d_{n-1}, e_1, ..., e_m]`.
+
+    Raises:
+      ValueError: if `embedding_weights` is empty.
+    """
+    from ..ops.nn_misc_ops import safe_embedding_lookup_sparse as _safe_lookup
+    if combiner is None:
+        combiner = "mean"
+    return _safe_lookup(embedding_weights, sparse_ids, sparse_weights=sparse_weights, combiner=combiner,
+                        default_id=default_id, name=name, partition_strategy=partition_strategy, max_norm=max_norm)

@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 # Every extra that works without a GPU, so CI exercises them.
-EXTRAS := perf,test,dev,data,tensorboard,viz,demo,progress,jit,special
+EXTRAS := perf,test,dev,data,tensorboard,viz,demo,progress,jit,special,image,strings,fs,distributed,pandas
 
 .PHONY: demo test bench lint clean
 
@@ -25,6 +25,8 @@ bench: $(VENV)/.installed
 	$(PY) bench/eager_bench.py
 	$(PY) bench/data_bench.py --repeat 1
 	$(PY) bench/custom_op_bench.py
+	$(PY) bench/distributed_bench.py
+	$(PY) bench/op_kernels_bench.py
 
 lint: $(VENV)/.installed
 	$(PY) -m ruff check .

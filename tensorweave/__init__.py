@@ -5,11 +5,13 @@
 This module only re-exports the public API; each name is defined in exactly one module.
 """
 
-from .framework.versions import __version__
+from .framework.versions import (COMPILER_VERSION, GIT_VERSION, GRAPH_DEF_VERSION, GRAPH_DEF_VERSION_MIN_CONSUMER,
+                                 GRAPH_DEF_VERSION_MIN_PRODUCER, VERSION, __version__)
+from . import version_ns as version
 
 # ---- framework -----------------------------------------------------------------------------
 from .framework import errors
-from .framework.dtypes import (DType, as_dtype, bool_ as bool, complex64, complex128, double, float16,  # noqa: A004
+from .framework.dtypes import (QUANTIZED_DTYPES, DType, as_dtype, bool_ as bool, complex64, complex128, double, float16,  # noqa: A004
                                float32, float64, half, int8, int16, int32, int64, string, uint8, uint16)
 from .framework.tensor_shape import Dimension, TensorShape
 from .framework.device import DeviceSpec
@@ -137,12 +139,15 @@ from .ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature, VarLenFe
 from . import io, python_io, sparse
 
 # [graph files]
-from .graph_io import (AttrValue, GraphDef, NodeDef, TensorProto, graph_util, import_graph_def, make_ndarray,
-                       make_tensor_proto)
+from .graph_io import (AttrValue, GraphDef, NameAttrList, NodeDef, TensorProto, graph_util, import_graph_def,
+                       make_ndarray, make_tensor_proto)
+from .train.meta_graph import MetaGraphDef, TensorInfo
+from .framework.errors import OpError
+from .tf_logging import get_logger
 
 # [summary]
 from . import summary
-from .summary.messages import Event, HistogramProto, SessionLog, Summary, SummaryMetadata
+from .summary.messages import Event, HistogramProto, LogMessage, SessionLog, Summary, SummaryMetadata
 
 # [data]
 from . import data
@@ -150,6 +155,12 @@ from .framework.tensor_spec import TensorSpec
 
 # [checkpoints/metrics]
 from . import app, flags, metrics
+from . import config_ns as config
+from . import lookup_ns as lookup
+from . import feature_column
+from . import distributions
+from . import mixed_precision_ns as mixed_precision
+from .ops.lookup_ops import initialize_all_tables, tables_initializer
 from . import tf_logging as logging
 
 # [autograph]
@@ -168,6 +179,88 @@ from .platform import sysconfig
 
 # [custom ops: one-declaration op types]
 from .ops.custom_op import custom_op
+# The collective op types of tensorweave.distribute (registered so graphs holding them import; MPI loads on init).
+from .ops import collective_ops as _collective_ops  # noqa: E402,F401
+
+# [strings and ragged tensors]
+from . import ragged_ns as ragged, strings_ns as strings
+from .ops.ragged_fill_ops import ragged_fill_empty_rows, ragged_fill_empty_rows_grad
+from .ops.ragged_tensor import RaggedTensor, RaggedTensorSpec
+from .ops.string_basic_ops import (as_string, decode_base64, encode_base64, regex_replace, string_strip, substr,
+                                   string_to_number)
+from .ops.string_hash_ops import (fingerprint, string_to_hash_bucket, string_to_hash_bucket_fast,
+                                  string_to_hash_bucket_strong)
+from .ops.string_join_ops import reduce_join
+from .ops.string_ops import string_join
+from .ops.string_split_ops import string_split
+# [sparse tensors, sets, tensor serialization]
+from . import sets_ns as sets
+from .ops.set_ops import set_difference, set_intersection, set_size, set_union  # noqa: F401
+from .ops.sparse_core_ops import (convert_to_tensor_or_sparse_tensor, sparse_add, sparse_concat,  # noqa: F401
+                                  sparse_fill_empty_rows, sparse_mask, sparse_merge, sparse_reorder,
+                                  sparse_placeholder, sparse_reset_shape, sparse_reshape, sparse_retain,
+                                  sparse_slice, sparse_split, sparse_to_indicator, sparse_transpose)
+from .ops.sparse_math_ops import (edit_distance, sparse_matmul, sparse_maximum, sparse_minimum,  # noqa: F401
+                                  sparse_reduce_max, sparse_reduce_max_sparse, sparse_reduce_sum,
+                                  sparse_reduce_sum_sparse, sparse_softmax, sparse_tensor_dense_matmul)
+from .ops.sparse_serialize_ops import (deserialize_many_sparse, parse_tensor, serialize_many_sparse,  # noqa: F401
+                                       serialize_sparse, serialize_tensor)
+from .ops.sparse_feature_ops import SparseFeature  # noqa: F401
+from .data import SparseTensorSpec  # noqa: F401
+# [audio, image patches]
+from . import audio_ns as audio  # noqa: E402
+from .ops.image_patch_ops import extract_image_patches, extract_volume_patches  # noqa: E402,F401
+# [complex numbers, matrix square root]
+from .ops.linalg_complex_ops import angle, complex, imag, real, to_complex64, to_complex128  # noqa: E402
+from .ops.linalg_matfn_ops import matrix_square_root  # noqa: E402
+# [dtypes, random ops]
+from .framework.dtypes import qint8, qint16, qint32, quint8, quint16, resource, uint32, uint64, variant  # noqa: E402
+from .ops.random_gamma_ops import random_gamma, random_poisson  # noqa: E402
+from .ops.random_index_shuffle_ops import random_index_shuffle  # noqa: E402
+# [array ops and TF1 helpers]
+from .ops.array_space_ops import (batch_to_space, batch_to_space_nd, depth_to_space,  # noqa: E402
+                                  required_space_to_batch_paddings, space_to_batch, space_to_batch_nd, space_to_depth)
+from .ops.array_misc_ops import (bitcast, ensure_shape, guarantee_const, lin_space, linspace,  # noqa: E402
+                                 parallel_stack, repeat, shape_n, unravel_index)
+from .ops.state_count_ops import count_up_to  # noqa: E402
+from .framework.ops import container  # noqa: E402
+from .ops.math_special_ops import log_sigmoid  # noqa: E402
+from .ops.nn_misc_ops import clip_by_average_norm  # noqa: E402
+from . import manip_ns as manip  # noqa: E402
+from .tf1_misc import (AggregationMethod, NoGradient, VariableAggregation, VariableSynchronization,  # noqa: E402
+                       assert_variables_initialized, batch_scatter_update, convert_to_tensor_or_indexed_slices,
+                       dimension_at_index, dimension_value, disable_resource_variables, disable_tensor_equality,
+                       disable_v2_tensorshape, executing_eagerly_outside_functions, grad_pass_through, hessians,
+                       is_symbolic_tensor, no_regularizer, op_scope, recompute_grad, resource_variables_enabled,
+                       switch_case, vectorized_map)
+# [generic convolutions]
+from .ops.nn_conv_generic_ops import conv, conv2d_backprop_filter_v2, conv2d_backprop_input_v2  # noqa: E402,F401
+# [queues, readers, files]
+from . import queue_ns as queue  # noqa: E402
+from .ops.data_flow_ops import FIFOQueue, PaddingFIFOQueue, PriorityQueue, QueueBase, RandomShuffleQueue  # noqa: E402
+from .ops.reader_ops import (FixedLengthRecordReader, IdentityReader, ReaderBase, TFRecordReader,  # noqa: E402
+                             TextLineReader, WholeFileReader)
+from .ops.parsing_csv_ops import decode_csv  # noqa: E402
+from .ops.data_flow_accumulator_ops import (ConditionalAccumulator, ConditionalAccumulatorBase,  # noqa: E402
+                                             SparseConditionalAccumulator)
+from . import gfile  # noqa: E402
+from . import resource_loader  # noqa: E402
+from .io.files import matching_files, read_file, write_file  # noqa: E402
+
+# [sequence examples, compressed and JSON decoding, timestamps, N-D FFTs]
+from .ops.parsing_sequence_ops import parse_single_sequence_example  # noqa: E402
+from .ops.io_misc_ops import decode_compressed, decode_json_example, timestamp  # noqa: E402
+from .ops.spectral_nd_ops import raw_fftnd as fftnd, raw_ifftnd as ifftnd  # noqa: E402
+from .ops.spectral_nd_ops import raw_irfftnd as irfftnd, raw_rfftnd as rfftnd  # noqa: E402
+
+# [quantization]
+from . import quantization_ns as quantization  # noqa: E402
+from .ops.quantization_fake_ops import (fake_quant_with_min_max_args,  # noqa: E402
+                                        fake_quant_with_min_max_args_gradient, fake_quant_with_min_max_vars,
+                                        fake_quant_with_min_max_vars_gradient,
+                                        fake_quant_with_min_max_vars_per_channel,
+                                        fake_quant_with_min_max_vars_per_channel_gradient)
+from .ops.quantization_ops import dequantize, quantize, quantize_v2, quantized_concat  # noqa: E402
 
 # ---- namespaces that alias the whole API (must stay last) ------------------------------------
 from . import compat  # noqa: E402

@@ -20,6 +20,7 @@ from .ops.check_ops import (
     assert_rank_in,
     assert_same_float_dtype,
     assert_scalar,
+    assert_shapes,
     assert_type,
     is_non_decreasing,
     is_numeric_tensor,
@@ -36,3 +37,4 @@ __all__ = ["Assert", "assert_all_finite", "assert_equal", "assert_greater", "ass
            "assert_rank_at_least", "assert_rank_in", "assert_same_float_dtype", "assert_scalar", "assert_type",
            "check_numerics", "is_finite", "is_inf", "is_nan", "is_non_decreasing", "is_numeric_tensor",
            "is_strictly_increasing"]
+__all__ += ["assert_shapes"]

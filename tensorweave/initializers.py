@@ -2,11 +2,12 @@
 
 from .ops import init_ops
 from .ops.init_ops import he_normal, he_uniform, lecun_normal, lecun_uniform
+from .ops.lookup_ops import tables_initializer
 from .variables import global_variables_initializer, local_variables_initializer, variables_initializer
 
 __all__ = ["constant", "global_variables", "glorot_normal", "glorot_uniform", "he_normal", "he_uniform", "identity",
            "lecun_normal", "lecun_uniform", "local_variables", "ones", "orthogonal", "random_normal", "random_uniform",
-           "truncated_normal", "uniform_unit_scaling", "variables", "variance_scaling", "zeros"]
+           "tables_initializer", "truncated_normal", "uniform_unit_scaling", "variables", "variance_scaling", "zeros"]
 
 constant = init_ops.Constant
 glorot_normal = init_ops.GlorotNormal

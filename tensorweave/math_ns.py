@@ -153,3 +153,13 @@ from .ops.nn_layer_ops import in_top_k  # noqa: E402
 
 __all__ += ["in_top_k", "invert_permutation", "is_non_decreasing", "is_strictly_increasing", "softmax", "softsign",
             "top_k"]
+
+# [complex numbers, tf.math.special]
+from . import math_special_ns as special  # noqa: E402
+from .ops.linalg_complex_ops import angle, imag, polyval, real  # noqa: E402
+
+__all__ += ["angle", "imag", "polyval", "real", "special"]
+# [zero_fraction]
+from .ops.nn_misc_ops import zero_fraction  # noqa: E402
+
+__all__ += ["zero_fraction"]

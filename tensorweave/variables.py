@@ -171,6 +171,80 @@ class Variable:
         t = state_ops.assign_sub(self._variable, delta, use_locking=use_locking, name=name)
         return t if read_value else t.op
 
+    def _scatter(self, kind, sparse_delta, use_locking, name):
+        from .framework.indexed_slices import IndexedSlices
+        from .ops import scatter_ops
+        if not isinstance(sparse_delta, IndexedSlices):
+            raise TypeError("sparse_delta is not IndexedSlices: %s" % (sparse_delta,))
+        return getattr(scatter_ops, "scatter_" + kind)(self._variable, sparse_delta.indices, sparse_delta.values,
+                                                       use_locking=use_locking, name=name)
+
+    def scatter_update(self, sparse_delta, use_locking=False, name=None):
+        """Assigns the `IndexedSlices` `sparse_delta` to this variable's rows (`tf.scatter_update`).
+
+        Raises:
+          TypeError: If `sparse_delta` is not an `IndexedSlices`.
+        """
+        return self._scatter("update", sparse_delta, use_locking, name)
+
+    def scatter_add(self, sparse_delta, use_locking=False, name=None):
+        """Adds the `IndexedSlices` `sparse_delta` to this variable's rows (`tf.scatter_add`)."""
+        return self._scatter("add", sparse_delta, use_locking, name)
+
+    def scatter_sub(self, sparse_delta, use_locking=False, name=None):
+        """Subtracts the `IndexedSlices` `sparse_delta` from this variable's rows (`tf.scatter_sub`)."""
+        return self._scatter("sub", sparse_delta, use_locking, name)
+
+    def scatter_mul(self, sparse_delta, use_locking=False, name=None):
+        """Multiplies this variable's rows by the `IndexedSlices` `sparse_delta` (`tf.scatter_mul`)."""
+        return self._scatter("mul", sparse_delta, use_locking, name)
+
+    def scatter_div(self, sparse_delta, use_locking=False, name=None):
+        """Divides this variable's rows by the `IndexedSlices` `sparse_delta` (`tf.scatter_div`)."""
+        return self._scatter("div", sparse_delta, use_locking, name)
+
+    def scatter_min(self, sparse_delta, use_locking=False, name=None):
+        """The minimum of this variable's rows and the `IndexedSlices` `sparse_delta` (`tf.scatter_min`)."""
+        return self._scatter("min", sparse_delta, use_locking, name)
+
+    def scatter_max(self, sparse_delta, use_locking=False, name=None):
+        """The maximum of this variable's rows and the `IndexedSlices` `sparse_delta` (`tf.scatter_max`)."""
+        return self._scatter("max", sparse_delta, use_locking, name)
+
+    def batch_scatter_update(self, sparse_delta, use_locking=False, name=None):
+        """`tf.batch_scatter_update` of this variable with the `IndexedSlices` `sparse_delta`.
+
+        Raises:
+          TypeError: If `sparse_delta` is not an `IndexedSlices`.
+        """
+        from .framework.indexed_slices import IndexedSlices
+        from .tf1_misc import batch_scatter_update
+        if not isinstance(sparse_delta, IndexedSlices):
+            raise TypeError("sparse_delta is not IndexedSlices: %s" % (sparse_delta,))
+        return batch_scatter_update(self, sparse_delta.indices, sparse_delta.values, use_locking=use_locking,
+                                    name=name)
+
+    def scatter_nd_update(self, indices, updates, name=None):
+        """`tf.scatter_nd_update` of this variable."""
+        from .ops import scatter_ops
+        return scatter_ops.scatter_nd_update(self._variable, indices, updates, use_locking=True, name=name)
+
+    def scatter_nd_add(self, indices, updates, name=None):
+        """`tf.scatter_nd_add` of this variable."""
+        from .ops import scatter_ops
+        return scatter_ops.scatter_nd_add(self._variable, indices, updates, use_locking=True, name=name)
+
+    def scatter_nd_sub(self, indices, updates, name=None):
+        """`tf.scatter_nd_sub` of this variable."""
+        from .ops import scatter_ops
+        return scatter_ops.scatter_nd_sub(self._variable, indices, updates, use_locking=True, name=name)
+
+    def count_up_to(self, limit):
+        """Increments this variable until it reaches `limit` (`tf.count_up_to`): returns its value before
+        the increment; running it at `limit` raises `OutOfRangeError`."""
+        from .ops.state_count_ops import count_up_to
+        return count_up_to(self, limit)
+
     def load(self, value, session=None):
         """Writes `value` into the variable in `session` by feeding the initializer.
 

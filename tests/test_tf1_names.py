@@ -125,3 +125,16 @@ def test_summary_iterator_reads_scalars_logged_by_a_session(tmp_path):
     (path,) = [os.path.join(tmp_path, f) for f in os.listdir(tmp_path)]
     values = [v.simple_value for e in tf.train.summary_iterator(path) for v in e.summary.value]
     np.testing.assert_allclose(values, [0.0, 1.5])
+
+
+def test_message_classes_loggers_and_aliases_of_tf_compat_v1():
+    import logging
+    assert tf.NameAttrList(name="f").name == "f"
+    assert tf.TensorInfo(name="x:0").name == "x:0"
+    assert tf.LogMessage(level=tf.LogMessage.WARN, message="m").message == "m"
+    assert isinstance(tf.MetaGraphDef(), tf.MetaGraphDef) and tf.MetaGraphDef is tf.train.MetaGraphDef
+    assert tf.OpError is tf.errors.OpError
+    assert tf.get_logger() is logging.getLogger("tensorflow")
+    assert tf.QUANTIZED_DTYPES == tf.dtypes.QUANTIZED_DTYPES and tf.qint8 in tf.QUANTIZED_DTYPES
+    assert tf.dtypes.as_string is tf.as_string and tf.dtypes.complex is tf.complex
+    assert tf.sparse.SparseConditionalAccumulator is tf.SparseConditionalAccumulator

@@ -363,3 +363,32 @@ def test_matmul_with_variable():
     with _session() as sess:
         np.testing.assert_array_equal(sess.run(y), [[4.0, 6.0]])
         np.testing.assert_array_equal(sess.run(z), [[4.0, 6.0]])
+
+
+def test_variable_scatter_methods_update_rows_as_the_scatter_ops():
+    import numpy as np
+    import pytest
+
+    import tensorweave as tf
+    with tf.Graph().as_default():
+        v = tf.Variable([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+        d = tf.IndexedSlices(tf.constant([[10.0, 10.0]]), tf.constant([1]))
+        steps = [(v.scatter_add(d), [[1, 2], [13, 14], [5, 6]]), (v.scatter_update(d), [[1, 2], [10, 10], [5, 6]]),
+                 (v.scatter_mul(d), [[1, 2], [100, 100], [5, 6]]), (v.scatter_div(d), [[1, 2], [10, 10], [5, 6]]),
+                 (v.scatter_max(tf.IndexedSlices(tf.constant([[0.0, 20.0]]), tf.constant([0]))),
+                  [[1, 20], [10, 10], [5, 6]]),
+                 (v.scatter_min(tf.IndexedSlices(tf.constant([[0.0, 30.0]]), tf.constant([0]))),
+                  [[0, 20], [10, 10], [5, 6]]),
+                 (v.scatter_nd_add([[2, 1]], [100.0]), [[0, 20], [10, 10], [5, 106]]),
+                 (v.scatter_nd_sub([[2, 1]], [6.0]), [[0, 20], [10, 10], [5, 100]]),
+                 (v.scatter_nd_update([[0, 0]], [7.0]), [[7, 20], [10, 10], [5, 100]]),
+                 (v.scatter_sub(d), [[7, 20], [0, 0], [5, 100]]),
+                 (v.batch_scatter_update(tf.IndexedSlices(tf.constant([[1.5], [2.5], [3.5]]),
+                                                          tf.constant([[0], [1], [1]]))),
+                  [[1.5, 20], [0, 2.5], [5, 3.5]])]
+        with tf.Session() as sess:
+            sess.run(v.initializer)
+            for op, expected in steps:
+                np.testing.assert_array_equal(sess.run(op), expected)
+        with pytest.raises(TypeError, match="sparse_delta is not IndexedSlices"):
+            v.scatter_add([1.0])

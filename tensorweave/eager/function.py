@@ -30,7 +30,25 @@ from ..runtime import codegen, plan
 from . import context, execute, tape
 from .tensor import EagerTensor, VariableHandle
 
-__all__ = ["ConcreteFunction", "Function", "defun", "function"]
+__all__ = ["ConcreteFunction", "Function", "defun", "function", "functions_run_eagerly", "run_functions_eagerly"]
+
+_run_eagerly = False
+
+
+def run_functions_eagerly(run_eagerly):
+    """Makes every `tf.function` run its Python function eagerly, op by op, instead of its trace
+    (`tf.config.run_functions_eagerly`), for debugging; graph building is unaffected.
+
+    Args:
+      run_eagerly: True to run functions eagerly, False to trace them again.
+    """
+    global _run_eagerly
+    _run_eagerly = bool(run_eagerly)
+
+
+def functions_run_eagerly():
+    """Whether `run_functions_eagerly(True)` is in effect."""
+    return _run_eagerly
 
 _trace_ids = itertools.count()
 
@@ -296,6 +314,8 @@ class Function:
         """
         if not ops.get_default_graph()._eager:
             return self._python_callable()(*args, **kwargs)
+        if _run_eagerly:
+            return self._python_function(*args, **kwargs)
         concrete, tensors = self._concrete(args, kwargs)
         return concrete._call_flat(tensors)
 

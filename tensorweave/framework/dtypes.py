@@ -64,12 +64,19 @@ class DType:
         return self._np is np.bool_
 
     @property
+    def is_quantized(self):
+        """Whether this is a quantized type (`qint8`, `quint8`, `qint16`, `quint16`, `qint32`)."""
+        return self._enum in _QUANTIZED_ENUMS
+
+    @property
     def is_numpy_compatible(self):
-        return True
+        return self._enum not in (_RESOURCE_ENUM, _VARIANT_ENUM)
 
     @property
     def size(self):
-        return 1 if self._np is object else np.dtype(self._np).itemsize
+        if self._enum in (_RESOURCE_ENUM, _VARIANT_ENUM, 7):
+            return 0
+        return np.dtype(self._np).itemsize
 
     @property
     def min(self):
@@ -77,6 +84,8 @@ class DType:
             return float(np.finfo(self._np).min)
         if self.is_integer:
             return int(np.iinfo(self._np).min)
+        if self.is_quantized:
+            raise TypeError("Cannot find minimum value of %s with quantized type %s." % (self, self))
         raise TypeError("Cannot find minimum value of %s." % self._name)
 
     @property
@@ -85,6 +94,8 @@ class DType:
             return float(np.finfo(self._np).max)
         if self.is_integer:
             return int(np.iinfo(self._np).max)
+        if self.is_quantized:
+            raise TypeError("Cannot find maximum value of %s with quantized type %s." % (self, self))
         raise TypeError("Cannot find maximum value of %s." % self._name)
 
     def is_compatible_with(self, other):
@@ -123,17 +134,31 @@ int32 = DType("int32", np.int32, 3)
 int64 = DType("int64", np.int64, 9)
 uint8 = DType("uint8", np.uint8, 4)
 uint16 = DType("uint16", np.uint16, 17)
+uint32 = DType("uint32", np.uint32, 22)
+uint64 = DType("uint64", np.uint64, 23)
 bool_ = DType("bool", np.bool_, 10)
 string = DType("string", object, 7)
 complex64 = DType("complex64", np.complex64, 8)
 complex128 = DType("complex128", np.complex128, 18)
 # Opaque values (a TensorArray's storage, a loop's recorded history) carried between ops.
 variant = DType("variant", object, 21)
+# A handle to a resource (a stack, a queue, a resource variable) as TF names it; carried as an object.
+resource = DType("resource", object, 20)
+# TF's quantized types: NumPy structured dtypes of one integer field, as TF's `as_numpy_dtype`. They
+# name the type (is_quantized, enum, size); no op here computes with them.
+qint8 = DType("qint8", np.dtype([("qint8", np.int8)]), 11)
+quint8 = DType("quint8", np.dtype([("quint8", np.uint8)]), 12)
+qint16 = DType("qint16", np.dtype([("qint16", np.int16)]), 15)
+quint16 = DType("quint16", np.dtype([("quint16", np.uint16)]), 16)
+qint32 = DType("qint32", np.dtype([("qint32", np.int32)]), 13)
 half = float16
 double = float64
+_QUANTIZED_ENUMS = frozenset((11, 12, 13, 15, 16))
+_RESOURCE_ENUM, _VARIANT_ENUM = 20, 21
+QUANTIZED_DTYPES = frozenset((qint8, quint8, qint16, quint16, qint32))
 
-_ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, bool_, string,
-        complex64, complex128, variant)
+_ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool_, string,
+        complex64, complex128, variant, resource, qint8, quint8, qint16, quint16, qint32)
 _BY_NAME = {d.name: d for d in _ALL}
 _BY_NAME.update({"half": float16, "double": float64, "float": float32})
 _BY_NP = {np.dtype(d.as_numpy_dtype): d for d in _ALL if d.as_numpy_dtype is not object}

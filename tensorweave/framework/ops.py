@@ -503,6 +503,26 @@ class Graph:
             self._device_stack.pop()
 
     @contextlib.contextmanager
+    def container(self, container_name):
+        """Returns a context manager that specifies the resource container to use.
+
+        Stateful ops created inside (variables) whose `container` attribute is empty get
+        `container_name` instead, as in TF.
+
+        Args:
+          container_name: The container string to use in the context.
+
+        Yields:
+          The container name.
+        """
+        original = getattr(self, "_container", "")
+        self._container = container_name
+        try:
+            yield container_name
+        finally:
+            self._container = original
+
+    @contextlib.contextmanager
     def colocate_with(self, op, ignore_existing=False):
         """Ops created inside are placed with `op`: they take its device (when it has one, over any
         `device` scope) and join its colocation group (the `_class` attribute "loc:@name"), so the
@@ -609,6 +629,8 @@ class Graph:
             op._name = name
             op._type = op_type
             op._inputs = inputs
+            if attrs.get("container") == "" and getattr(self, "_container", "") and op_def.stateful:
+                attrs = dict(attrs, container=self._container)  # `with tf.container(name):`
             op._attrs = attrs
             op._op_def = op_def
             op._site = _creation_site()
@@ -913,6 +935,11 @@ def device(device_name_or_function):
 
 def colocate_with(op, ignore_existing=False):
     return get_default_graph().colocate_with(op, ignore_existing)
+
+
+def container(container_name):
+    """`tf.container`: the default graph's `Graph.container` scope (see there)."""
+    return get_default_graph().container(container_name)
 
 
 def add_to_collection(name, value):

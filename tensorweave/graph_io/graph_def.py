@@ -18,12 +18,12 @@ with a kernel's parameter names, values only decoded.
 """
 
 import inspect
-import os
 
 import numpy as np
 
 from ..framework import dtypes, errors, ops, registry
 from ..framework.tensor_shape import TensorShape
+from ..framework.versions import GRAPH_DEF_VERSION
 from ..ops import tensor_bundle
 from ..ops.summary_ops import proto_module
 from ..ops.tf_op_signatures import SIGNATURES
@@ -31,8 +31,6 @@ from .tensor_proto import make_ndarray, make_tensor_proto
 
 __all__ = ["graph_to_graph_def", "import_graph_def", "write_graph", "GRAPH_DEF_VERSION", "parse_graph_def"]
 
-# TensorFlow 2.21's GraphDef producer version (what TF writes in `versions.producer`).
-GRAPH_DEF_VERSION = 2474
 EXTRA_ATTR_PREFIX = "_tw_attr_"
 UNSERIALIZABLE_ATTR = "_tensorweave_unserializable"
 UNKNOWN_PREFIX = "Tensorweave"
@@ -352,8 +350,9 @@ def write_graph(graph_or_graph_def, logdir, name, as_text=True):
         data = text_format.MessageToString(graph_def).encode("utf-8")
     else:
         data = graph_def.SerializeToString(deterministic=True)
-    os.makedirs(logdir, exist_ok=True)
-    path = os.path.join(logdir, name)
+    from ..platform import gfile
+    gfile.makedirs(logdir)
+    path = gfile.join(logdir, name)
     tensor_bundle.atomic_write(path, lambda f: f.write(data))
     return path
 

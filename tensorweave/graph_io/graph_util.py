@@ -2,12 +2,14 @@
 
 import re
 
-from ..framework import dtypes
+from ..framework import dtypes, ops
 from ..ops.summary_ops import proto_module
+from . import graph_def as _graph_def
+from .graph_def import import_graph_def
 from .tensor_proto import make_tensor_proto
 
-__all__ = ["convert_variables_to_constants", "extract_sub_graph", "remove_training_nodes",
-           "tensor_shape_from_node_def_name"]
+__all__ = ["convert_variables_to_constants", "extract_sub_graph", "import_graph_def", "must_run_on_cpu",
+           "remove_training_nodes", "tensor_shape_from_node_def_name"]
 
 _VARIABLE_OPS = ("Variable", "VariableV2", "VarHandleOp")
 
@@ -171,3 +173,40 @@ def tensor_shape_from_node_def_name(graph, input_name):
     if ":" not in input_name:
         input_name += ":0"
     return graph.get_tensor_by_name(input_name).shape
+
+
+# The ops `must_run_on_cpu(..., pin_variables_on_cpu=True)` pins (TF's list).
+_VARIABLE_RELATED_OPS = ("Assign", "AssignAdd", "AssignSub", "Queue", "ScatterAdd", "ScatterSub", "ScatterUpdate",
+                         "TruncatedNormal", "Variable", "VariableV2")
+
+
+def must_run_on_cpu(node, pin_variables_on_cpu=False):
+    """Whether a node must run on the CPU by TF's rule: string or int32 constants, int32 DynamicStitch and
+    int32-source Cast (and, if asked, the variable ops).
+
+    Args:
+      node: An `Operation` or a `NodeDef`.
+      pin_variables_on_cpu: Also pin the variable-related ops.
+
+    Returns:
+      A bool.
+    """
+    if isinstance(node, ops.Operation):
+        node_def = proto_module("node_def_pb2", "tf.graph_util.must_run_on_cpu").NodeDef(name=node.name, op=node.type)
+        _graph_def._node_def(node, node_def, False)  # with the dtype attrs TF's NodeDef has
+        node = node_def
+    op = node.op
+
+    def attr_type(name):
+        return dtypes.as_dtype(node.attr[name].type) if name in node.attr else None
+
+    if pin_variables_on_cpu and op in _VARIABLE_RELATED_OPS:
+        return True
+
+    if op == "Const":
+        return attr_type("dtype") in (dtypes.string, dtypes.int32)
+    if op in ("DynamicStitch", "ParallelDynamicStitch"):
+        return attr_type("T") == dtypes.int32
+    if op == "Cast":
+        return attr_type("SrcT") == dtypes.int32
+    return False

@@ -26,3 +26,20 @@ from .metrics_impl import (
     true_positives_at_thresholds,
 )
 from .metrics_impl import __all__
+
+# at-k metrics, mean_cosine_distance, sensitivity/specificity (metrics_at_k.py)
+from .metrics_at_k import (  # noqa: E402
+    average_precision_at_k,
+    mean_cosine_distance,
+    precision_at_k,
+    precision_at_top_k,
+    recall_at_k,
+    recall_at_top_k,
+    sensitivity_at_specificity,
+    sparse_average_precision_at_k,
+    sparse_precision_at_k,
+    specificity_at_sensitivity,
+)
+from .metrics_at_k import __all__ as _at_k_all  # noqa: E402
+
+__all__ = list(__all__) + list(_at_k_all)

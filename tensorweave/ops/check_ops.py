@@ -15,11 +15,19 @@ __all__ = ["assert_equal", "assert_none_equal", "assert_less", "assert_less_equa
            "assert_greater_equal", "assert_negative", "assert_positive", "assert_non_negative",
            "assert_non_positive", "assert_near", "assert_rank", "assert_rank_at_least", "assert_rank_in",
            "assert_integer", "assert_type", "assert_scalar", "assert_proper_iterable", "assert_same_float_dtype",
-           "is_numeric_tensor", "is_non_decreasing", "is_strictly_increasing"]
+           "is_numeric_tensor", "is_non_decreasing", "is_strictly_increasing", "assert_shapes"]
 
 NUMERIC_TYPES = frozenset([dtypes.float32, dtypes.float64, dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64,
                            dtypes.uint8, dtypes.complex64])
 
+
+
+def _name(t, eager=None):
+    """`t.name`; for an eager tensor (which has none) TF's "shape=... dtype=..." text, or `eager`."""
+    try:
+        return t.name
+    except AttributeError:
+        return "shape=%s dtype=%s" % (t.shape, t.dtype.name) if eager is None else eager
 
 def _maybe_constant_value_string(t):
     if not isinstance(t, ops.Tensor):
@@ -74,8 +82,8 @@ def _binary_assert(sym, opname, op_func, static_func, x, y, data, summarize, mes
         x = ops.convert_to_tensor(x, name="x")
         y = ops.convert_to_tensor(y, name="y")
         if data is None:
-            data = ["Condition x %s y did not hold element-wise:" % sym, "x (%s) = " % x.name, x,
-                    "y (%s) = " % y.name, y]
+            data = ["Condition x %s y did not hold element-wise:" % sym, "x (%s) = " % _name(x), x,
+                    "y (%s) = " % _name(y), y]
         if message is not None:
             data = [message] + list(data)
         condition = math_ops.reduce_all(op_func(x, y))
@@ -141,7 +149,7 @@ def _make_unary_assert(sym, sym_name, opname, condition_text, compare, zero_firs
         with ops.name_scope(name, opname, [x, data]):
             x = ops.convert_to_tensor(x, name="x")
             if data is None:
-                data = [message] + condition_text(x.name) + [x]
+                data = [message] + condition_text(_name(x)) + [x]
             zero = ops.convert_to_tensor(0, dtype=x.dtype)
             if zero_first:
                 return compare(zero, x, data=data, summarize=summarize)
@@ -200,7 +208,7 @@ def assert_near(x, y, rtol=None, atol=None, data=None, summarize=None, message=N
         atol = ops.convert_to_tensor(atol, name="atol", dtype=dtype)
         if data is None:
             data = [message, "x and y not equal to tolerance rtol = %s, atol = %s" % (rtol, atol),
-                    "x (%s) = " % x.name, x, "y (%s) = " % y.name, y]
+                    "x (%s) = " % _name(x), x, "y (%s) = " % _name(y), y]
         tol = atol + rtol * math_ops.abs(y)
         diff = math_ops.abs(x - y)
         condition = math_ops.reduce_all(math_ops.less(diff, tol))
@@ -265,13 +273,13 @@ def assert_rank(x, rank, data=None, summarize=None, message=None, name=None):
         rank = ops.convert_to_tensor(rank, name="rank")
         message = message or ""
         if data is None:
-            data = [message, "Tensor %s must have rank" % x.name, rank, "Received shape: ", array_ops.shape(x)]
+            data = [message, "Tensor %s must have rank" % _name(x, ""), rank, "Received shape: ", array_ops.shape(x)]
         try:
             return _assert_rank_condition(x, rank, lambda actual, given: actual == given, math_ops.equal, data,
                                           summarize)
         except _StaticRankFailed as e:
             raise ValueError("%s.  Tensor %s must have rank %d.  Received rank %d, shape %s"
-                             % (message, x.name, e.given, e.actual, x.shape)) from None
+                             % (message, _name(x, ""), e.given, e.actual, x.shape)) from None
 
 
 def assert_rank_at_least(x, rank, data=None, summarize=None, message=None, name=None):
@@ -298,14 +306,14 @@ def assert_rank_at_least(x, rank, data=None, summarize=None, message=None, name=
         rank = ops.convert_to_tensor(rank, name="rank")
         message = message or ""
         if data is None:
-            data = [message, "Tensor %s must have rank at least" % x.name, rank, "Received shape: ",
+            data = [message, "Tensor %s must have rank at least" % _name(x, ""), rank, "Received shape: ",
                     array_ops.shape(x)]
         try:
             return _assert_rank_condition(x, rank, lambda actual, given: actual >= given, math_ops.greater_equal,
                                           data, summarize)
         except _StaticRankFailed as e:
             raise ValueError("%s.  Tensor %s must have rank at least %d.  Received rank %d, shape %s"
-                             % (message, x.name, e.given, e.actual, x.shape)) from None
+                             % (message, _name(x, ""), e.given, e.actual, x.shape)) from None
 
 
 def _dynamic_rank_in(actual_rank, given_ranks):
@@ -341,7 +349,7 @@ def assert_rank_in(x, ranks, data=None, summarize=None, message=None, name=None)
         ranks = tuple(ops.convert_to_tensor(rank, name="rank") for rank in ranks)
         message = message or ""
         if data is None:
-            data = [message, "Tensor %s must have rank in" % x.name] + list(ranks) + [
+            data = [message, "Tensor %s must have rank in" % _name(x, "")] + list(ranks) + [
                 "Received shape: ", array_ops.shape(x)]
         for rank in ranks:
             assert_type(rank, dtypes.int32)
@@ -354,7 +362,8 @@ def assert_rank_in(x, ranks, data=None, summarize=None, message=None, name=None)
             if x_rank_static is not None:
                 if x_rank_static not in ranks_static:
                     raise ValueError("%s.  Tensor %s must have rank in %s.  Received rank %d, shape %s"
-                                     % (message, x.name, ranks_static, x_rank_static, x.shape))
+                                     % (message, _name(x, ""), tuple(int(r) for r in ranks_static), x_rank_static,
+                                        x.shape))
                 return core_ops.no_op(name="static_checks_determined_all_ok")
         condition = _dynamic_rank_in(array_ops.rank(x), ranks)
         for rank, rank_static in zip(ranks, ranks_static):
@@ -382,7 +391,7 @@ def assert_scalar(tensor, name=None, message=None):
         tensor = ops.convert_to_tensor(tensor, name=name_scope)
         shape = tensor.shape
         if shape.ndims != 0:
-            raise ValueError("%sExpected scalar shape for %s, saw shape: %s." % (message or "", tensor.name, shape))
+            raise ValueError("%sExpected scalar shape for %s, saw shape: %s." % (message or "", _name(tensor), shape))
         return tensor
 
 
@@ -406,7 +415,7 @@ def assert_integer(x, message=None, name=None):
         x = ops.convert_to_tensor(x, name="x")
         if not x.dtype.is_integer:
             raise TypeError('%s  Expected "x" to be integer type.  Found: %s of dtype %s'
-                            % (message, x.name, x.dtype))
+                            % (message, _name(x), x.dtype))
         return core_ops.no_op("statically_determined_was_integer")
 
 
@@ -429,7 +438,7 @@ def assert_type(tensor, tf_type, message=None, name=None):
     with ops.name_scope(name, "assert_type", [tensor]):
         tensor = ops.convert_to_tensor(tensor, name="tensor")
         if tensor.dtype != tf_type:
-            raise TypeError("%s  %s must be of type %s" % (message, tensor.name, tf_type))
+            raise TypeError("%s  %s must be of type %s" % (message, _name(tensor), tf_type))
         return core_ops.no_op("statically_determined_correct_type")
 
 
@@ -527,3 +536,102 @@ def is_strictly_increasing(x, name=None):
         diff = _diff_for_monotonic_comparison(x)
         zero = ops.convert_to_tensor(0, dtype=diff.dtype)
         return math_ops.reduce_all(math_ops.less(zero, diff))
+
+
+def _parse_size(symbol):
+    """An explicit size (int, or a string that parses as one), else None."""
+    if isinstance(symbol, (int, np.integer)) and not isinstance(symbol, bool):
+        return int(symbol)
+    if isinstance(symbol, str):
+        try:
+            return int(symbol)
+        except ValueError:
+            return None
+    return None
+
+
+def assert_shapes(shapes, data=None, summarize=None, message=None, name=None):
+    """Asserts tensors' ranks and the relations of their dimension sizes (`tf.debugging.assert_shapes`).
+
+        tf.debugging.assert_shapes([(x, ("N", "Q")), (y, ("N", "D")), (param, ("Q",)), (scalar, ())])
+
+    A size entry is an explicit size (an int, or a string parsing as one), any size (None or "."), or
+    a symbol that must have the same size wherever it appears. A first entry `...` or "*" stands for
+    any number of outer dimensions. Scalars and empty specs count as one dimension of size 1.
+    What is known statically is checked now; the rest by the returned op.
+
+    Args:
+      shapes: A list of `(tensor, shape spec)` pairs, or a dict from tensors to specs (a None spec: no
+        constraint).
+      data: The tensors printed when a run-time check fails (default: the message and the sizes).
+      summarize: Print this many entries of each tensor.
+      message: A string to prefix to the messages.
+      name: A name for this operation (default "assert_shapes").
+
+    Returns:
+      The op running the checks (rank checks first).
+
+    Raises:
+      ValueError: If statically known ranks or sizes break the constraints.
+    """
+    items = list(shapes.items()) if isinstance(shapes, dict) else list(shapes)
+    with ops.name_scope(name, "assert_shapes", [x for x, _ in items]):
+        constraints = [(ops.convert_to_tensor(x), tuple(s)) for x, s in items if s is not None]
+        message = message or ""
+        rank_assertions = []
+        parsed = []
+        for x, spec in constraints:
+            prefix = len(spec) > 0 and (spec[0] is Ellipsis or spec[0] == "*")
+            sizes = spec[1:] if prefix else spec
+            if prefix:
+                rank_assertions.append(assert_rank_at_least(x, len(sizes), message=message))
+            elif len(sizes) <= 1:
+                rank_assertions.append(assert_rank_in(x, (0, 1), message=message))
+            else:
+                rank_assertions.append(assert_rank(x, len(sizes), message=message))
+            if not prefix and len(sizes) == 0:
+                sizes = (1,)
+            parsed.append((x, prefix, sizes))
+        size_assertions = []
+        specified = {}
+        for x, prefix, sizes in parsed:
+            static = x.shape.as_list() if x.shape.ndims is not None else None
+            if static == []:
+                static = [1]
+            dynamic = None
+            for i, symbol in enumerate(sizes):
+                if symbol is None or symbol == ".":
+                    continue
+                dim = i - len(sizes) if prefix else i
+                static_size = static[dim] if static is not None else None
+                if static_size is not None:
+                    size = static_size
+                else:
+                    if dynamic is None:
+                        # A scalar counts as one dimension of size 1.
+                        shape = core_ops.shape(x)
+                        dynamic = array_ops.concat([shape, [1]], 0)[:math_ops.maximum(array_ops.size(shape), 1)]
+                    size = dynamic[dim]
+                explicit = _parse_size(symbol)
+                if explicit is not None:
+                    expected, how = explicit, "Specified explicitly"
+                elif symbol in specified:
+                    expected, by, by_dim = specified[symbol]
+                    how = "Specified by tensor %s dimension %d" % (_name(by), by_dim)
+                else:
+                    specified[symbol] = (size, x, dim)
+                    continue
+                static_expected = expected if isinstance(expected, int) else None
+                if static_expected is not None and isinstance(size, int):
+                    if size != static_expected:
+                        raise ValueError("%s.  %s.  Tensor %s dimension %d must have size %d.  Received size %d, "
+                                         "shape %s" % (message, how, _name(x), dim, static_expected, size, x.shape))
+                    continue
+                condition = math_ops.equal(ops.convert_to_tensor(size, dtypes.int32),
+                                           ops.convert_to_tensor(expected, dtypes.int32))
+                msg = data if data is not None else [message, how, "Tensor %s dimension" % _name(x), dim,
+                                                     "must have size", expected, "Received shape: ",
+                                                     array_ops.shape(x)]
+                size_assertions.append(Assert(condition, msg, summarize=summarize))
+        with ops.control_dependencies(rank_assertions):
+            return core_ops.group(*size_assertions)

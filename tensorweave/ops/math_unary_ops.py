@@ -8,6 +8,7 @@ import numpy as np
 from ..framework import dtypes, errors, ops
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.registry import NO_GRADIENT, register_op
+from ..framework.sparse_tensor import SparseTensor
 from . import core_ops
 from .math_helpers import (
     _BOOL,
@@ -555,18 +556,18 @@ register_op("Cast", infer=_cast_infer, kernel=_cast_kernel, grad=_cast_grad, gpu
 
 
 def cast(x, dtype, name=None):
-    """Casts a tensor (or the values of an `IndexedSlices`) to a new type.
+    """Casts a tensor (or the values of an `IndexedSlices` or `SparseTensor`) to a new type.
 
     Floating point to integer casts truncate toward zero; complex to real drops the imaginary part.
     A `Tensor` that already has type `dtype` is returned as is.
 
     Args:
-      x: A `Tensor`, `IndexedSlices` or value.
+      x: A `Tensor`, `IndexedSlices`, `SparseTensor` or value.
       dtype: The destination type.
       name: A name for the operation (optional).
 
     Returns:
-      A `Tensor` (or `IndexedSlices`) of type `dtype`.
+      A `Tensor` (or `IndexedSlices`, `SparseTensor`) of type `dtype`.
 
     Raises:
       TypeError: If `dtype` is not a valid type.
@@ -577,6 +578,8 @@ def cast(x, dtype, name=None):
     with _op_scope(name, "Cast", [x]) as scope:
         if isinstance(x, IndexedSlices):
             return IndexedSlices(cast(x.values, base, name=scope), x.indices, x.dense_shape)
+        if isinstance(x, SparseTensor):
+            return SparseTensor(x.indices, cast(x.values, base, name=scope), x.dense_shape)
         x = ops.convert_to_tensor(x, name="x")
         if x.dtype is base:
             return x

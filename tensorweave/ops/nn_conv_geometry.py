@@ -142,6 +142,13 @@ def _convert(value, name, like=None):
     return ops.convert_to_tensor(value, name=name, preferred_dtype=like.dtype)
 
 
+def _apply_input_filter_backprop(op_type, attrs, input, filter, out_backprop, name):  # noqa: A002
+    """Applies a backprop op whose inputs are `(input, filter, out_backprop)`, converted like `input`."""
+    x = _convert(input, "input")
+    return ops.apply_op(op_type, [x, _convert(filter, "filter", x), _convert(out_backprop, "out_backprop", x)],
+                        attrs, name=name)
+
+
 # ---- shared: window geometry ----------------------------------------------------------------
 def _hw(values, data_format):
     """The (height, width) entries of a 4-value attribute in `data_format` order."""

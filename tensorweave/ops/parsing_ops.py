@@ -369,14 +369,15 @@ def parse_example(serialized, features, name=None, example_names=None):
     """
     if not features:
         raise ValueError("Missing: features was %s." % features)
-    params = _ParseParams(features)
+    from .sparse_feature_ops import expand_sparse_features, merge_sparse_features
+    params = _ParseParams(expand_sparse_features(features))
     with ops.name_scope(name, "ParseExample", [serialized, example_names]) as scope:
         serialized = ops.convert_to_tensor(serialized, name="serialized")
         names = ops.convert_to_tensor([] if example_names is None else example_names, dtype=dtypes.string,
                                       name="names")
         defaults = params.dense_default_tensors()
         outs = ops.apply_op("ParseExample", [serialized, names] + defaults, params.attrs(), name=scope)
-        return _build_outputs(outs, params)
+        return merge_sparse_features(features, _build_outputs(outs, params))
 
 
 # ---- ParseSingleExample ----------------------------------------------------------------------------
@@ -423,14 +424,15 @@ def parse_single_example(serialized, features, name=None, example_names=None):
     """
     if not features:
         raise ValueError("Missing features.")
-    params = _ParseParams(features)
+    from .sparse_feature_ops import expand_sparse_features, merge_sparse_features
+    params = _ParseParams(expand_sparse_features(features))
     with ops.name_scope(name, "ParseSingleExample", [serialized, example_names]) as scope:
         serialized = ops.convert_to_tensor(serialized, name="serialized")
         if serialized.shape.ndims is not None and serialized.shape.ndims != 0:
             raise ValueError("Input serialized must be a scalar")
         defaults = params.dense_default_tensors()
         outs = ops.apply_op("ParseSingleExample", [serialized] + defaults, params.attrs(), name=scope)
-        return _build_outputs(outs, params)
+        return merge_sparse_features(features, _build_outputs(outs, params))
 
 
 # ---- DecodeRaw -------------------------------------------------------------------------------------

@@ -72,8 +72,10 @@ def _generator(ctx, op, seed, seed2):
     """The op's random stream in this session, created on first use."""
     rng = ctx.op_state.get(op)
     if rng is None:
-        rng = np.random.default_rng(None if seed == 0 and seed2 == 0 else [seed, seed2])
-        ctx.op_state[op] = rng
+        with ctx.lock:  # two threads' first runs must share one stream
+            rng = ctx.op_state.get(op)
+            if rng is None:
+                rng = ctx.op_state[op] = np.random.default_rng(None if seed == 0 and seed2 == 0 else [seed, seed2])
     return rng
 
 

@@ -232,6 +232,65 @@ def vorbis_window(window_length, dtype=dtypes.float32, name=None):
         return math_ops.sin(np.pi / 2.0 * math_ops.pow(inner, ops.convert_to_tensor(2.0, dtype=dtype)))
 
 
+def kaiser_window(window_length, beta=12.0, dtype=dtypes.float32, name=None):
+    """Generates a Kaiser window, `I0(beta * sqrt(1 - (2n / (N - 1) - 1) ** 2)) / I0(beta)`.
+
+    Args:
+      window_length: A scalar int `Tensor` (or int): the window length.
+      beta: The shape parameter (a float).
+      dtype: The floating point dtype of the window.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` of shape `[window_length]` and type `dtype`.
+
+    Raises:
+      ValueError: If `dtype` is not floating point or `window_length` is not a scalar.
+    """
+    from .math_special_ops import bessel_i0e
+    from .nn_activation_ops import relu
+    dtype = _window_dtype(dtype)
+    with ops.name_scope(name, "kaiser_window", [window_length, beta]):
+        wl = _window_length(window_length)
+        static = tensor_util.constant_value(wl)
+        if static is not None and int(static) == 1:
+            return array_ops.ones([1], dtype)
+        # As TF: the positions in float32 (range has no float16), then everything in `dtype`.
+        halflen = (math_ops.cast(wl, dtypes.float32) - 1.0) / 2.0
+        arg = math_ops.cast(array_ops.range(-halflen, halflen + 0.1, dtype=dtypes.float32), dtype)
+        beta = math_ops.cast(beta, dtype)
+        halflen = math_ops.cast(halflen, dtype)
+        two = ops.convert_to_tensor(2.0, dtype=dtype)
+        num = beta * math_ops.sqrt(relu(1.0 - math_ops.pow(arg, two) / math_ops.pow(halflen, two)))
+        return math_ops.exp(num - beta) * (bessel_i0e(num) / bessel_i0e(beta))
+
+
+def kaiser_bessel_derived_window(window_length, beta=12.0, dtype=dtypes.float32, name=None):
+    """Generates a Kaiser-Bessel derived window (the square root of the normalized cumulative Kaiser window
+    of half the length, mirrored).
+
+    Args:
+      window_length: A scalar int (or int `Tensor`): the window length (even).
+      beta: The shape parameter (a float).
+      dtype: The floating point dtype of the window.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` of shape `[window_length]` and type `dtype`.
+
+    Raises:
+      ValueError: If `dtype` is not floating point or `window_length` is not a scalar.
+    """
+    dtype = _window_dtype(dtype)
+    with ops.name_scope(name, "kaiser_bessel_derived_window", [window_length, beta]):
+        wl = _window_length(window_length)
+        halflen = wl // 2
+        kaiser = kaiser_window(halflen + 1, beta, dtype=dtype)
+        csum = math_ops.cumsum(kaiser)
+        half = math_ops.sqrt(csum[:-1] / csum[-1])
+        return array_ops.concat((half, half[::-1]), axis=0)
+
+
 # ---- fftshift ----------------------------------------------------------------------------------
 def _shift(x, axes, inverse, name, default_name):
     with ops.name_scope(name, default_name, [x]):
@@ -677,6 +736,7 @@ def mfccs_from_log_mel_spectrograms(log_mel_spectrograms, name=None):
         return coeffs * math_ops.rsqrt(ops.convert_to_tensor(bins * 2.0, dtype=x.dtype))
 
 
-__all__ = ["fftshift", "ifftshift", "vorbis_window", "frame", "overlap_and_add", "hann_window", "hamming_window",
+__all__ = ["fftshift", "ifftshift", "kaiser_bessel_derived_window", "kaiser_window",
+           "vorbis_window", "frame", "overlap_and_add", "hann_window", "hamming_window",
            "stft", "inverse_stft", "inverse_stft_window_fn", "linear_to_mel_weight_matrix",
            "mfccs_from_log_mel_spectrograms", "dct", "idct", "mdct", "inverse_mdct"]

@@ -18,6 +18,59 @@ def _as_bytes(x):
     return x if isinstance(x, bytes) else str(x).encode("utf-8")
 
 
+def _text(b):
+    """UTF-8 bytes as text for regular expressions (invalid bytes kept as surrogate escapes)."""
+    return b.decode("utf-8", "surrogateescape")
+
+
+def _bytes(text):
+    return text.encode("utf-8", "surrogateescape")
+
+
+# RE2's POSIX classes (ASCII), which Python's `re` lacks.
+_POSIX = {"alnum": "0-9A-Za-z", "alpha": "A-Za-z", "ascii": "\\x00-\\x7f", "blank": "\\t ",
+          "cntrl": "\\x00-\\x1f\\x7f", "digit": "0-9", "graph": "!-~", "lower": "a-z", "print": " -~",
+          "punct": "!-/:-@\\[-`{-~", "space": "\\t\\n\\v\\f\\r ", "upper": "A-Z", "word": "0-9A-Za-z_",
+          "xdigit": "0-9A-Fa-f"}
+
+
+def _re2_to_python(p):
+    """RE2 syntax as Python's: POSIX classes spelled out; what RE2 rejects (back references,
+    lookaround) rejected too."""
+    out, i = [], 0
+    while i < len(p):
+        c = p[i]
+        if c == "\\" and i + 1 < len(p):
+            if p[i + 1] in "123456789":
+                raise re.error("invalid escape sequence: \\%s" % p[i + 1])
+            out.append(p[i:i + 2])
+            i += 2
+            continue
+        if p.startswith(("(?=", "(?!", "(?<=", "(?<!"), i):
+            raise re.error("invalid perl operator: %s" % p[i:i + 3])
+        if p.startswith("[:", i):
+            j = p.find(":]", i + 2)
+            if j > 0 and p[i + 2:j] in _POSIX:
+                out.append(_POSIX[p[i + 2:j]])
+                i = j + 2
+                continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def re2_compile(pattern):
+    """A Python regular expression standing for RE2's `pattern`, matched against text (UTF-8 code
+    points, as RE2 does) with ASCII-only `\\w`, `\\d`, `\\s` and `\\b` and POSIX classes (RE2's
+    defaults). Known differences: `(?i)` folds ASCII letters only, `$` also matches before a final
+    newline, and `\\p{..}` classes are not supported.
+
+    Raises:
+      re.error: If `pattern` is invalid (or uses what RE2 rejects: back references, lookaround).
+    """
+    return re.compile(_re2_to_python(_text(_as_bytes(pattern))), re.ASCII)
+
+
 def _string_array(values, shape):
     out = np.empty(len(values), dtype=object)
     for i, v in enumerate(values):
@@ -85,16 +138,16 @@ def _match_infer(op):
         raise TypeError("Input 'input' of 'StaticRegexFullMatch' Op has type %s that does not match expected type "
                         "of string." % op._inputs[0].dtype.name)
     try:
-        re.compile(_as_bytes(op._attrs["pattern"]))
+        re2_compile(op._attrs["pattern"])
     except re.error as e:
         raise ValueError("Invalid pattern: %s, error: %s" % (op._attrs["pattern"], e)) from None
     return [(dtypes.bool_, op._inputs[0].shape.as_tuple())]
 
 
 def _match_kernel(xp, x, pattern):
-    regex = re.compile(_as_bytes(pattern))
+    regex = re2_compile(pattern)
     a = np.asarray(x, dtype=object)
-    out = np.array([regex.fullmatch(_as_bytes(v)) is not None for v in a.reshape(-1)], dtype=bool)
+    out = np.array([regex.fullmatch(_text(_as_bytes(v))) is not None for v in a.reshape(-1)], dtype=bool)
     return out.reshape(a.shape)
 
 
@@ -103,7 +156,8 @@ register_op("StaticRegexFullMatch", infer=_match_infer, kernel=_match_kernel, gr
 
 def static_regex_full_match(input, pattern, name=None):  # noqa: A002 (TF's argument name)
     """Whether each string of `input` matches the regular expression `pattern` in full (TF's op
-    "StaticRegexFullMatch"; Python's `re` syntax stands for RE2's, which agree on common patterns).
+    "StaticRegexFullMatch"; Python's `re` syntax stands for RE2's, which agree on common patterns;
+    strings are matched as UTF-8 text, as RE2 does).
 
     Args:
       input: A string `Tensor`.

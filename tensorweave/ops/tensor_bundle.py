@@ -42,6 +42,7 @@ except ImportError:  # Windows: no flock; staleness by age
 import numpy as np
 
 from ..framework import dtypes, errors
+from ..platform import gfile
 from . import sstable
 
 VERSION = 1  # TF's kTensorBundleVersion (VersionDef.producer of the header)
@@ -112,6 +113,12 @@ def atomic_write(path, write_fn, binary=True):
     The temporary file is removed if `write_fn` raises, and `path` keeps its previous content. It is
     locked (flock) while it exists under its temporary name.
     """
+    if not gfile.is_local(path):  # a URL (fsspec): written whole, then renamed
+        import io
+        buf = io.BytesIO() if binary else io.StringIO()
+        write_fn(buf)
+        gfile.atomic_write(path, buf.getvalue())
+        return
     tmp, f = _open_temporary(path, binary)
     try:
         with f:
@@ -169,7 +176,26 @@ def _header_bytes(num_shards):
     return m.SerializeToString()
 
 
+def _replace(src, dst):
+    if gfile.is_local(src) and gfile.is_local(dst):
+        os.replace(src, dst)
+    else:
+        gfile.rename(src, dst, overwrite=True)
+
+
+def _remove(path):
+    if gfile.is_local(path):
+        os.remove(path)
+    else:
+        gfile.remove(path)
+
+
 def _make_directory(prefix):
+    if not gfile.is_local(prefix):
+        directory = prefix.rsplit("/", 1)[0] if "/" in prefix[prefix.index("://") + 3:] else ""
+        if directory and not gfile.isdir(directory):
+            gfile.mkdir(directory)
+        return
     directory = os.path.dirname(prefix)
     if directory and not os.path.isdir(directory):
         os.mkdir(directory)  # one level, as TF's BundleWriter: a missing grandparent is an error
@@ -242,15 +268,15 @@ def merge_bundles(prefixes, merged_prefix, delete_old_dirs=True):
             entries[key] = m.SerializeToString()
     _make_directory(merged_prefix)
     for shard, reader in enumerate(readers):
-        os.replace(data_filename(reader.prefix), data_filename(merged_prefix, shard, n))
+        _replace(data_filename(reader.prefix), data_filename(merged_prefix, shard, n))
     table = sstable.build_table([(b"", _header_bytes(n))] + sorted((k.encode("utf-8"), v) for k, v in entries.items()))
     atomic_write(index_filename(merged_prefix), lambda f: _write_chunk(f, table))
     for reader in readers:
         try:
-            os.remove(index_filename(reader.prefix))
-        except FileNotFoundError:
+            _remove(index_filename(reader.prefix))
+        except (FileNotFoundError, errors.NotFoundError):
             pass
-    if delete_old_dirs and prefixes:
+    if delete_old_dirs and prefixes and gfile.is_local(prefixes[0]):
         try:
             os.rmdir(os.path.dirname(prefixes[0]) or ".")
         except OSError:
@@ -274,9 +300,9 @@ class BundleReader:
         self.prefix = prefix
         path = index_filename(prefix)
         try:
-            with open(path, "rb") as f:
+            with gfile.open_raw(path, "rb", os_errors=True) as f:
                 raw = f.read()
-        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        except (FileNotFoundError, IsADirectoryError, NotADirectoryError, errors.NotFoundError):
             raise errors.NotFoundError(None, None, "Unsuccessful TensorSliceReader constructor: Failed to find any "
                                        "matching files for %s" % prefix) from None
         self._index_path = path
@@ -387,9 +413,9 @@ class BundleReader:
         if data is None:
             path = data_filename(self.prefix, shard, self._num_shards)
             try:
-                with open(path, "rb") as f:
+                with gfile.open_raw(path, "rb", os_errors=True) as f:
                     data = f.read()
-            except FileNotFoundError:
+            except (FileNotFoundError, errors.NotFoundError):
                 raise errors.NotFoundError(None, None, "%s; No such file or directory" % path) from None
             self._data[shard] = data
         return data
@@ -516,6 +542,11 @@ def remove_stale_temporaries(directory, pattern):
 
 def delete_bundle(prefix):
     """Removes the files of the bundle `prefix` that exist."""
+    if not gfile.is_local(prefix):
+        for p in [index_filename(prefix)] + gfile.glob(prefix + ".data-?????-of-?????"):
+            if gfile.exists(p):
+                gfile.remove(p)
+        return
     paths = [index_filename(prefix)]
     directory = os.path.dirname(prefix) or "."
     data = re.compile(re.escape(os.path.basename(prefix)) + r"\.data-\d{5}-of-\d{5}$")

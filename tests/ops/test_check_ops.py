@@ -339,3 +339,67 @@ def test_debugging_namespace():
         assert getattr(tf.debugging, name) is getattr(tf, name)
     assert tf.debugging.assert_all_finite is tf.verify_tensor_all_finite
     assert tf.compat.v1.debugging.assert_scalar is tf.assert_scalar
+
+
+# ---- assert_shapes: messages as TF (1.15 formatting of the message prefix) ----------------------------
+def test_assert_shapes_static_checks_raise_value_error_as_tf():
+    with tf.Graph().as_default():
+        x, y = tf.zeros([10, 3]), tf.ones([10, 7])
+        p, s = tf.constant([1.0, 2.0, 3.0]), tf.constant(1.0)
+        op = tf.debugging.assert_shapes([(x, ("N", "Q")), (y, ("N", "D")), (p, ("Q",)), (s, ())])
+        assert op.type == "NoOp"
+        with pytest.raises(ValueError, match=r"^msg:\.  Specified by tensor zeros:0 dimension 1\.  Tensor ones:0 "
+                                             r"dimension 1 must have size 3\.  Received size 7, shape \(10, 7\)$"):
+            tf.debugging.assert_shapes([(x, ("N", "D")), (y, ("N", "D"))], message="msg:")
+        with pytest.raises(ValueError, match=r"Specified explicitly\.  Tensor zeros:0 dimension 1 must have size 2"):
+            tf.debugging.assert_shapes([(x, ("N", 2))])
+        with pytest.raises(ValueError, match=r"Tensor zeros:0 must have rank in \(0, 1\)\.  Received rank 2"):
+            tf.debugging.assert_shapes([(x, ("N",))])
+        with pytest.raises(ValueError, match=r"Tensor zeros:0 dimension -1 must have size 4"):
+            tf.debugging.assert_shapes([(x, ("*", 4))])
+        tf.debugging.assert_shapes([(x, ("*", 3)), (x, (None, ".")), (x, ("10", "3")), (x, None)])
+        v5, v1, v2, m = tf.zeros([5]), tf.zeros([1]), tf.zeros([2]), tf.zeros([2, 3, 4])
+        with pytest.raises(ValueError, match=r"dimension 0 must have size 1\.  Received size 5"):
+            tf.debugging.assert_shapes([(v5, ())])  # an empty spec is one dimension of size 1
+        with pytest.raises(ValueError, match=r"Tensor %s dimension 0 must have size 3\.  Received size 1" % s.name):
+            tf.debugging.assert_shapes([(s, (3,))])  # a scalar is one dimension of size 1
+        with pytest.raises(ValueError, match=r"Specified by tensor %s dimension 0\.  Tensor %s dimension 0 must have "
+                                             r"size 1\.  Received size 2" % (s.name, v2.name)):
+            tf.debugging.assert_shapes([(s, ("N",)), (v2, ("N",))])
+        tf.debugging.assert_shapes([(s, ("N",)), (v1, ("N",)), (v1, ())])
+        with pytest.raises(ValueError, match=r"Specified by tensor %s dimension -1\.  Tensor %s dimension 0 must have "
+                                             r"size 4" % (m.name, v2.name)):
+            tf.debugging.assert_shapes([(m, (Ellipsis, "Q")), (v2, ("Q",))])
+        tf.debugging.assert_shapes({m: ("*", 3, 4)})
+
+
+def test_assert_shapes_checks_unknown_sizes_when_run():
+    with tf.Graph().as_default():
+        a = tf.placeholder(tf.float32, [None, None])
+        b = tf.placeholder(tf.float32, [None])
+        check = tf.debugging.assert_shapes([(a, ("N", "Q")), (b, ("Q",))], message="dyn:")
+        explicit = tf.debugging.assert_shapes([(a, ("N", 2))])
+        with tf.Session() as sess:
+            sess.run(check, {a: [[1.0, 2.0]], b: [1.0, 2.0]})
+            with pytest.raises(tf.errors.InvalidArgumentError,
+                               match=r"assertion failed: \[dyn:\] \[Specified by tensor Placeholder:0 dimension 1\] "
+                                     r"\[Tensor Placeholder_1:0 dimension\] \[0\] \[must have size\] \[2\] "
+                                     r"\[Received shape: \] \[3\]"):
+                sess.run(check, {a: [[1.0, 2.0]], b: [1.0, 2.0, 3.0]})
+            with pytest.raises(tf.errors.InvalidArgumentError,
+                               match=r"\[Specified explicitly\] \[Tensor Placeholder:0 dimension\] \[1\] \[must have "
+                                     r"size\] \[2\] \[Received shape: \] \[1 3\]"):
+                sess.run(explicit, {a: [[1.0, 2.0, 3.0]]})
+
+
+def test_assertions_on_eager_tensors_name_them_by_shape_and_dtype_as_tf():
+    from tensorweave.eager import context
+    with context.eager_mode():
+        x = tf.constant([1.0, -1.0])
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match=r"Condition x > 0 did not hold element-wise:\nx \(shape=\(2,\) dtype=float32\) = "):
+            tf.debugging.assert_positive(x)
+        with pytest.raises(ValueError, match=r"Tensor  must have rank 2\.  Received rank 1, shape \(2,\)"):
+            tf.debugging.assert_rank(x, 2)
+        with pytest.raises(ValueError, match=r"Tensor  must have rank in \(0, 1\)"):
+            tf.debugging.assert_shapes([(tf.zeros([2, 2]), ("N",))])

@@ -967,7 +967,8 @@ def test_math_namespace():
     assert tf.math.reduce_sum is tf.reduce_sum and tf.math.divide_no_nan is tf.div_no_nan
     assert tf.math.add_n is tf.add_n and tf.math.floormod is tf.mod
     for name in tf.math.__all__:
-        assert callable(getattr(tf.math, name)), name
+        assert callable(getattr(tf.math, name)) or name == "special", name
+    assert all(callable(getattr(tf.math.special, name)) for name in tf.math.special.__all__)
 
 
 def test_count_nonzero_strings():
@@ -1029,3 +1030,11 @@ def test_operators_and_unary_ops_take_tf_op_names():
                          "outer/mul"]
         assert [op.type for op in g.get_operations()[2:]] == ["Mul", "Mul", "AddV2", "Tanh", "Tanh", "Sub", "Tanh",
                                                               "Tanh", "Const", "Mul"]
+
+
+def test_cast_of_a_sparse_tensor_casts_its_values_as_tf():
+    sp = tf.SparseTensor([[0, 1], [1, 0]], tf.constant([3, 4], tf.int64), [2, 2])
+    out = tf.cast(sp, tf.float32)
+    assert isinstance(out, tf.SparseTensor) and out.dtype == tf.float32 and out.indices is sp.indices
+    value = _run(out)
+    np.testing.assert_array_equal(value.values, np.float32([3, 4]))

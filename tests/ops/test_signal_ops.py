@@ -449,3 +449,32 @@ def test_graph_def_carries_tf_type_attributes():
         r, f = _run([g2.get_tensor_by_name("r:0"), g2.get_tensor_by_name("f:0")], {g2.get_tensor_by_name("x:0"): xv})
     np.testing.assert_allclose(r, xv, atol=1e-12)
     np.testing.assert_allclose(f, np.fft.fft(xv), rtol=1e-6, atol=1e-5)
+
+
+# ---- Kaiser windows: NumPy's kaiser and SciPy's KBD, and values recorded from TF 2.21 -------------------
+@pytest.mark.parametrize("n", [2, 7, 10, 33])
+@pytest.mark.parametrize("beta", [0.0, 5.0, 12.0])
+def test_kaiser_window_equals_numpy(n, beta):
+    with tf.Graph().as_default(), tf.Session() as sess:
+        w32, w64 = sess.run([tf.signal.kaiser_window(n, beta), tf.signal.kaiser_window(n, beta, dtype=tf.float64)])
+    assert w32.dtype == np.float32 and w64.dtype == np.float64
+    np.testing.assert_allclose(w64, np.kaiser(n, beta), rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(w32, np.kaiser(n, beta), rtol=2e-6, atol=1e-7)
+
+
+def test_kaiser_bessel_derived_window_equals_scipy_and_tf():
+    from scipy.signal import windows
+    with tf.Graph().as_default(), tf.Session() as sess:
+        out = sess.run([tf.signal.kaiser_bessel_derived_window(8, 3.0),
+                        tf.signal.kaiser_bessel_derived_window(10, 12.0, dtype=tf.float64),
+                        tf.signal.kaiser_bessel_derived_window(11, 12.0), tf.signal.kaiser_window(1),
+                        tf.signal.kaiser_window(6, 4.0, dtype=tf.float16)])
+    np.testing.assert_allclose(out[0], windows.kaiser_bessel_derived(8, 3.0), rtol=2e-6)
+    np.testing.assert_allclose(out[1], windows.kaiser_bessel_derived(10, 12.0), rtol=1e-12)
+    # An odd length gives the window of the even length below it (TF's floor division of the length).
+    np.testing.assert_allclose(out[2], [0.005430641118437052, 0.23848362267017365, 0.7071067690849304,
+                                        0.9711465239524841, 0.9999852180480957, 0.9999852180480957,
+                                        0.9711465239524841, 0.7071067690849304, 0.23848362267017365,
+                                        0.005430641118437052], rtol=1e-6)
+    assert out[3].tolist() == [1.0] and out[4].dtype == np.float16
+    np.testing.assert_allclose(out[4], np.kaiser(6, 4.0), rtol=2e-3)

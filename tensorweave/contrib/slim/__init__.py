@@ -2,7 +2,7 @@
 layer library: `arg_scope`, the layers of `tf.contrib.layers` (`conv2d`, `batch_norm`,
 `fully_connected`, ...), the variable helpers (`model_variable`, `get_variables_to_restore`,
 `assign_from_checkpoint_fn`, ...) and the modules `losses`, `metrics`, `variables`, `learning`,
-`evaluation`, `utils`, `summaries`, `queues`, `model_analyzer` and `data` (whose modules
+`evaluation`, `utils`, `summaries`, `queues`, `model_analyzer`, `nets` (the model zoo) and `data` (whose modules
 `dataset`, `tfexample_decoder`, `dataset_data_provider`, ... are also at the top level).
 Variable names and collections follow TF 1.15, so TF1 slim checkpoints restore."""
 
@@ -29,6 +29,7 @@ from .variables import (add_model_variable, assert_global_step, assert_or_get_gl
                         get_or_create_global_step, get_trainable_variables, get_unique_variable,
                         get_variable_full_name, get_variables, get_variables_by_name, get_variables_by_suffix,
                         get_variables_to_restore, global_variable, local_variable, model_variable, variable)
+from . import nets  # after the layers: the networks are built from them
 
 layers = _layers
 
@@ -36,7 +37,7 @@ __all__ = ["avg_pool3d", "conv2d_in_plane", "conv3d", "conv3d_transpose", "convo
            "convolution3d_transpose", "dense_to_sparse", "elu", "group_norm", "images_to_sequence", "instance_norm",
            "max_pool3d", "maxout", "pool", "scale_gradient", "sequence_to_images"]
 __all__ += ["data", "data_decoder", "data_provider", "dataset", "dataset_data_provider", "model_analyzer",
-            "parallel_reader", "prefetch_queue", "queues", "summaries", "tfexample_decoder"]
+            "nets", "parallel_reader", "prefetch_queue", "queues", "summaries", "tfexample_decoder"]
 __all__ += ["OPTIMIZER_CLS_NAMES", "OPTIMIZER_SUMMARIES", "add_arg_scope", "add_model_variable",
            "apply_regularization", "arg_scope", "arg_scope_func_key", "arg_scoped_arguments", "assert_global_step",
            "assert_or_get_global_step", "assign_from_checkpoint", "assign_from_checkpoint_fn", "assign_from_values",

@@ -1,9 +1,23 @@
-"""`tf.contrib.training`: `HParams`, the seed-era hyper-parameter container."""
+"""`tf.contrib.training`: `HParams`, the seed-era hyper-parameter container, the queue bucketing
+`bucket` and `bucket_by_sequence_length`, the rejection sampler `stratified_sample`, and
+`create_train_op` (with the gradient helpers `add_gradients_summaries`, `clip_gradient_norms` and
+`multiply_gradients`)."""
 
 import json
 import re
 
-__all__ = ["HParams"]
+from .training_ops import (
+    add_gradients_summaries,
+    bucket,
+    bucket_by_sequence_length,
+    clip_gradient_norms,
+    create_train_op,
+    multiply_gradients,
+    stratified_sample,
+)
+
+__all__ = ["HParams", "add_gradients_summaries", "bucket", "bucket_by_sequence_length", "clip_gradient_norms",
+           "create_train_op", "multiply_gradients", "stratified_sample"]
 
 # name=value pairs; a value is a [list], a quoted string, or anything up to the next comma.
 _PAIR = re.compile(r"\s*(?P<name>[A-Za-z_]\w*)\s*=\s*(?P<value>\[[^\]]*\]|\"[^\"]*\"|'[^']*'|[^,]*)\s*(,|$)")

@@ -109,3 +109,37 @@ def test_the_guides_section_13_main_runs_with_flags(tmp_path):
                           "--hparams", "steps=30"], env=env, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert "global_step 30" in out.stdout
+
+
+def test_mode_keys():
+    assert (tf.contrib.learn.ModeKeys.TRAIN, tf.contrib.learn.ModeKeys.EVAL,
+            tf.contrib.learn.ModeKeys.INFER) == ("train", "eval", "infer")
+
+
+def test_load_csv_with_header(tmp_path):
+    # TF 1.15's base.load_csv_with_header: the header row is "n_samples,n_features,<class names...>";
+    # the target is popped from each row (default: the last column).
+    path = tmp_path / "iris.csv"
+    path.write_text("3,2,setosa,versicolor\n5.1,3.5,0\n4.9,3.0,1\n6.2,2.9,1\n")
+    ds = tf.contrib.learn.datasets.base.load_csv_with_header(str(path), target_dtype=np.int32,
+                                                             features_dtype=np.float32)
+    assert isinstance(ds, tf.contrib.learn.datasets.base.Dataset)
+    np.testing.assert_array_equal(ds.data, np.array([[5.1, 3.5], [4.9, 3.0], [6.2, 2.9]], np.float32))
+    assert ds.data.dtype == np.float32 and ds.target.dtype == np.int32 and ds.target.tolist() == [0, 1, 1]
+    ds = tf.contrib.learn.datasets.base.load_csv_with_header(str(path), np.float64, np.float64, target_column=0)
+    assert ds.target.tolist() == [5.1, 4.9, 6.2] and ds.data.tolist() == [[3.5, 0], [3.0, 1], [2.9, 1]]
+    path.write_text("1,2\n1,2,0\n3,4,1\n")
+    with pytest.raises(IndexError, match="more rows than the 1 samples"):
+        tf.contrib.learn.datasets.base.load_csv_with_header(str(path), np.int32, np.float32)
+    path.write_text("x,2\n1,2,0\n")
+    with pytest.raises(ValueError):
+        tf.contrib.learn.datasets.base.load_csv_with_header(str(path), np.int32, np.float32)
+
+
+def test_load_csv_without_header_and_datasets(tmp_path):
+    path = tmp_path / "data.csv"
+    path.write_text("1,2,a\n3,4,b\n")
+    ds = tf.contrib.learn.datasets.base.load_csv_without_header(str(path), target_dtype=str, features_dtype=np.int64)
+    assert ds.data.tolist() == [[1, 2], [3, 4]] and ds.data.dtype == np.int64 and ds.target.tolist() == ["a", "b"]
+    splits = tf.contrib.learn.datasets.base.Datasets(train=ds, validation=None, test=ds)
+    assert splits.train is ds and splits._fields == ("train", "validation", "test")

@@ -1,12 +1,23 @@
-"""`tf.contrib.learn`: the seed-era `RunConfig`, `Experiment` and `learn_runner.run` over `tf.estimator`."""
+"""`tf.contrib.learn`: the seed-era `RunConfig`, `Experiment` and `learn_runner.run` over `tf.estimator`,
+`ModeKeys`, and the `preprocessing` (vocabulary/byte processors) and `datasets` (local CSV readers) modules."""
 
 import inspect
 import types
 
-from ..estimator import Estimator
-from ..estimator.run_config import RunConfig as _CoreRunConfig
+from ...estimator import Estimator
+from ...estimator.run_config import RunConfig as _CoreRunConfig
 
-__all__ = ["RunConfig", "Experiment", "learn_runner"]
+from . import datasets, preprocessing
+
+__all__ = ["RunConfig", "Experiment", "ModeKeys", "datasets", "learn_runner", "preprocessing"]
+
+
+class ModeKeys:
+    """The modes of a contrib.learn model function: `TRAIN`, `EVAL` and `INFER` (TF 1.x's values)."""
+
+    TRAIN = "train"
+    EVAL = "eval"
+    INFER = "infer"
 
 
 class RunConfig(_CoreRunConfig):

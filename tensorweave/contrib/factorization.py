@@ -1,7 +1,9 @@
 """`tf.contrib.factorization`: k-means clustering (TF 1.15's `clustering_ops.KMeans` graph builder and
 the `KMeansClustering` estimator), with TF's variable names ("clusters", "initialized", ...), its
 mini-batch and full-batch Lloyd updates and its cluster initialisation (random rows, k-means++ or
-given centers); and Gaussian mixture EM (`gmm_ops`: `GmmAlgorithm` and `gmm`).
+given centers); Gaussian mixture EM (`gmm_ops`: `GmmAlgorithm` and `gmm`, and the `GMM` estimator from
+`factorization_gmm.py`); and `WALSModel` (weighted alternating least squares, from
+`factorization_wals.py`).
 """
 
 import time
@@ -27,9 +29,12 @@ from ..ops.summary_ops import scalar as _summary_scalar
 from ..train.session_run_hook import SessionRunArgs, SessionRunHook
 from ..train.training_util import get_global_step
 from ..variables import Variable
+from .factorization_gmm import GMM
+from .factorization_wals import WALSModel
 
-__all__ = ["COSINE_DISTANCE", "GmmAlgorithm", "KMC2_INIT", "KMEANS_PLUS_PLUS_INIT", "KMeans", "KMeansClustering",
-           "RANDOM_INIT", "SQUARED_EUCLIDEAN_DISTANCE", "gmm", "kmeans_plus_plus_initialization", "nearest_neighbors"]
+__all__ = ["COSINE_DISTANCE", "GMM", "GmmAlgorithm", "KMC2_INIT", "KMEANS_PLUS_PLUS_INIT", "KMeans", "KMeansClustering",
+           "RANDOM_INIT", "SQUARED_EUCLIDEAN_DISTANCE", "WALSModel", "gmm", "kmeans_plus_plus_initialization",
+           "nearest_neighbors"]
 
 SQUARED_EUCLIDEAN_DISTANCE = "squared_euclidean"
 COSINE_DISTANCE = "cosine"

@@ -8,6 +8,7 @@ each row `i` of the input slice,
 """
 
 import numbers
+import types
 
 import numpy as np
 
@@ -20,8 +21,23 @@ __all__ = ["WALSModel"]
 
 
 def _tf():
-    import tensorweave
-    return tensorweave
+    """The `tf.*` functions used here, taken from the ops layer (contrib sits below the package root)."""
+    from ..ops import (
+        array_ops,
+        core_ops,
+        linalg_core_ops,
+        linalg_diag_ops,
+        math_ops,
+        random_ops,
+        scatter_ops,
+        segment_ops,
+        state_ops,
+    )
+    picks = {array_ops: "expand_dims gather reshape shape squeeze unique", core_ops: "group no_op ones_like zeros_like",
+             linalg_core_ops: "matrix_solve", linalg_diag_ops: "eye", math_ops: "cast matmul reduce_sum square",
+             random_ops: "random_normal", scatter_ops: "scatter_update", segment_ops: "unsorted_segment_sum",
+             state_ops: "assign"}
+    return types.SimpleNamespace(**{n: getattr(m, n) for m, names in picks.items() for n in names.split()})
 
 
 class WALSModel:

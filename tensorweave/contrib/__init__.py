@@ -10,8 +10,9 @@ from . import rnn, seq2seq  # noqa: E402
 from . import slim  # noqa: E402
 from . import crf, distributions, factorization, image, opt  # noqa: E402
 from . import legacy_seq2seq  # noqa: E402
+from . import tensor_forest  # noqa: E402
 # TF 1.x's tf.contrib.losses and tf.contrib.metrics are the modules slim re-exports.
 from .slim import losses, metrics  # noqa: E402
 
 __all__ = ["autograph", "crf", "data", "distributions", "eager", "factorization", "framework", "image", "layers",
-           "learn", "legacy_seq2seq", "losses", "metrics", "opt", "rnn", "seq2seq", "slim", "training"]
+           "learn", "legacy_seq2seq", "losses", "metrics", "opt", "rnn", "seq2seq", "slim", "tensor_forest", "training"]

@@ -65,16 +65,26 @@ class Scaffold:
     def finalize(self):
         """Creates the missing operations and finalizes the graph (once)."""
         from .. import variables
+        from ..ops import resources
+        from ..ops.array_ops import concat
         from ..ops.core_ops import group
         from ..ops.lookup_ops import tables_initializer
         from ..summary import merge_all
         from .saver import _get_saver_or_default
+        shared, local = resources.shared_resources(), resources.local_resources()
+        # TF's defaults also (re)create the registered resources (a tensor_forest's trees) and report
+        # the uninitialized ones; without any, the ops stay the plain variable ones.
         if self._init_op is None:
-            self._init_op = Scaffold.get_or_default("init_op", ops.GraphKeys.INIT_OP,
-                                                    variables.global_variables_initializer)
+            self._init_op = Scaffold.get_or_default(
+                "init_op", ops.GraphKeys.INIT_OP,
+                lambda: group(variables.global_variables_initializer(), resources.initialize_resources(shared))
+                if shared else variables.global_variables_initializer())
         if self._ready_op is None:
-            self._ready_op = Scaffold.get_or_default("ready_op", ops.GraphKeys.READY_OP,
-                                                     variables.report_uninitialized_variables)
+            self._ready_op = Scaffold.get_or_default(
+                "ready_op", ops.GraphKeys.READY_OP,
+                lambda: concat([variables.report_uninitialized_variables(),
+                                resources.report_uninitialized_resources()], 0)
+                if shared or local else variables.report_uninitialized_variables())
         if self._ready_for_local_init_op is None:
             self._ready_for_local_init_op = Scaffold.get_or_default(
                 "ready_for_local_init_op", ops.GraphKeys.READY_FOR_LOCAL_INIT_OP,
@@ -82,7 +92,8 @@ class Scaffold:
         if self._local_init_op is None:
             self._local_init_op = Scaffold.get_or_default(
                 "local_init_op", ops.GraphKeys.LOCAL_INIT_OP,
-                lambda: group(variables.local_variables_initializer(), tables_initializer()))
+                lambda: group(variables.local_variables_initializer(), tables_initializer(),
+                              *([resources.initialize_resources(local)] if local else [])))
         if self._summary_op is None:
             self._summary_op = Scaffold.get_or_default("summary_op", ops.GraphKeys.SUMMARY_OP, merge_all)
         if self._saver is None:

@@ -130,3 +130,49 @@ def resnet_arg_scope(weight_decay=0.0001, batch_norm_decay=0.997, batch_norm_eps
         with arg_scope([batch_norm], **batch_norm_params):
             with arg_scope([max_pool2d], padding="SAME") as arg_sc:
                 return arg_sc
+
+
+def _bottleneck_block(unit_fn, scope, base_depth, num_units, stride):
+    """A bottleneck `Block` of `unit_fn` units: `num_units` units of depth `4 * base_depth`, the last
+    with `stride` (what `resnet_v1_block` and `resnet_v2_block` build)."""
+    unit = {"depth": base_depth * 4, "depth_bottleneck": base_depth, "stride": 1}
+    return Block(scope, unit_fn, [unit] * (num_units - 1) + [dict(unit, stride=stride)])
+
+
+_SIZE_UNITS = {50: (3, 4, 6, 3), 101: (3, 4, 23, 3), 152: (3, 8, 36, 3), 200: (3, 24, 36, 3)}
+
+_SIZE_DOC = """ResNet-{depth} {version} (block units {units}); see `resnet_{version}` for the arguments and
+    return values.
+
+    Args:
+      inputs: A tensor of size [batch, height_in, width_in, channels].
+      num_classes: Number of predicted classes (None: return the pooled features).
+      is_training: Whether batch_norm layers are in training mode.
+      global_pool: If True, spatially average the last block's output.
+      output_stride: None or the requested ratio of input to output spatial resolution.
+      reuse: Whether the network and its variables are reused.
+      scope: Optional variable_scope.
+
+    Returns:
+      (net, end_points), as `resnet_{version}`.
+    """
+
+
+def _sized_resnet(version, resnet_fn, block_fn, depth):
+    """The function `resnet_<version>_<depth>` of slim's model zoo: `resnet_fn` over the standard four
+    blocks of `block_fn` for that depth, with the root block."""
+    units = _SIZE_UNITS[depth]
+    name = "resnet_%s_%d" % (version, depth)
+
+    def net(inputs, num_classes=None, is_training=True, global_pool=True, output_stride=None, reuse=None,
+            scope=name):
+        blocks = [block_fn("block%d" % (i + 1), base_depth=64 * 2 ** i, num_units=n, stride=2 if i < 3 else 1)
+                  for i, n in enumerate(units)]
+        return resnet_fn(inputs, blocks, num_classes, is_training, global_pool, output_stride,
+                         include_root_block=True, reuse=reuse, scope=scope)
+
+    net.__name__ = net.__qualname__ = name
+    net.__module__ = resnet_fn.__module__
+    net.__doc__ = _SIZE_DOC.format(depth=depth, version=version, units=units)
+    net.default_image_size = 224
+    return net

@@ -118,55 +118,10 @@ def resnet_v1_block(scope, base_depth, num_units, stride):
     Returns:
       A `resnet_utils.Block`.
     """
-    unit = {"depth": base_depth * 4, "depth_bottleneck": base_depth, "stride": 1}
-    return resnet_utils.Block(scope, bottleneck, [unit] * (num_units - 1) + [dict(unit, stride=stride)])
+    return resnet_utils._bottleneck_block(bottleneck, scope, base_depth, num_units, stride)
 
 
-def _resnet_v1_n(units, inputs, num_classes, is_training, global_pool, output_stride, reuse, scope):
-    blocks = [resnet_v1_block("block%d" % (i + 1), base_depth=64 * 2 ** i, num_units=n, stride=2 if i < 3 else 1)
-              for i, n in enumerate(units)]
-    return resnet_v1(inputs, blocks, num_classes, is_training, global_pool, output_stride, include_root_block=True,
-                     reuse=reuse, scope=scope)
-
-
-_SIZE_DOC = """ResNet-{depth} v1 (block units {units}); see `resnet_v1` for the arguments and return values.
-
-    Args:
-      inputs: A tensor of size [batch, height_in, width_in, channels].
-      num_classes: Number of predicted classes (None: return the pooled features).
-      is_training: Whether batch_norm layers are in training mode.
-      global_pool: If True, spatially average the last block's output.
-      output_stride: None or the requested ratio of input to output spatial resolution.
-      reuse: Whether the network and its variables are reused.
-      scope: Optional variable_scope.
-
-    Returns:
-      (net, end_points), as `resnet_v1`.
-    """
-
-
-def resnet_v1_50(inputs, num_classes=None, is_training=True, global_pool=True, output_stride=None, reuse=None,
-                 scope="resnet_v1_50"):
-    return _resnet_v1_n((3, 4, 6, 3), inputs, num_classes, is_training, global_pool, output_stride, reuse, scope)
-
-
-def resnet_v1_101(inputs, num_classes=None, is_training=True, global_pool=True, output_stride=None, reuse=None,
-                  scope="resnet_v1_101"):
-    return _resnet_v1_n((3, 4, 23, 3), inputs, num_classes, is_training, global_pool, output_stride, reuse, scope)
-
-
-def resnet_v1_152(inputs, num_classes=None, is_training=True, global_pool=True, output_stride=None, reuse=None,
-                  scope="resnet_v1_152"):
-    return _resnet_v1_n((3, 8, 36, 3), inputs, num_classes, is_training, global_pool, output_stride, reuse, scope)
-
-
-def resnet_v1_200(inputs, num_classes=None, is_training=True, global_pool=True, output_stride=None, reuse=None,
-                  scope="resnet_v1_200"):
-    return _resnet_v1_n((3, 24, 36, 3), inputs, num_classes, is_training, global_pool, output_stride, reuse, scope)
-
-
-for _fn, _units in ((resnet_v1_50, (3, 4, 6, 3)), (resnet_v1_101, (3, 4, 23, 3)), (resnet_v1_152, (3, 8, 36, 3)),
-                    (resnet_v1_200, (3, 24, 36, 3))):
-    _fn.__doc__ = _SIZE_DOC.format(depth=_fn.__name__.rsplit("_", 1)[1], units=_units)
-    _fn.default_image_size = 224
-del _fn, _units
+resnet_v1_50 = resnet_utils._sized_resnet("v1", resnet_v1, resnet_v1_block, 50)
+resnet_v1_101 = resnet_utils._sized_resnet("v1", resnet_v1, resnet_v1_block, 101)
+resnet_v1_152 = resnet_utils._sized_resnet("v1", resnet_v1, resnet_v1_block, 152)
+resnet_v1_200 = resnet_utils._sized_resnet("v1", resnet_v1, resnet_v1_block, 200)

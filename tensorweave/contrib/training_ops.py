@@ -5,7 +5,6 @@ import functools
 
 import numpy as np
 
-from .. import tf_logging as logging
 from ..framework import dtypes, errors, ops, tensor_util
 from ..framework.tensor_shape import TensorShape
 from ..ops import (
@@ -21,7 +20,7 @@ from ..ops import (
 )
 from ..train import input as _input
 from ..train import queue_runner
-from .slim.learning import add_gradients_summaries, clip_gradient_norms, multiply_gradients
+from .slim.learning import _create_train_op, add_gradients_summaries, clip_gradient_norms, multiply_gradients
 
 __all__ = ["add_gradients_summaries", "bucket", "bucket_by_sequence_length", "clip_gradient_norms",
            "create_train_op", "multiply_gradients", "stratified_sample"]
@@ -253,47 +252,9 @@ def create_train_op(total_loss, optimizer, global_step=_USE_GLOBAL_STEP, update_
     Raises:
       ValueError: If there are no variables to train, or one is not trainable.
     """
-    from ..ops.numerics import check_numerics as _check_numerics
-    from ..train.training_util import get_or_create_global_step
-    from ..variables import trainable_variables
-    if global_step is _USE_GLOBAL_STEP:
-        global_step = get_or_create_global_step()
-    global_update_ops = ops.get_collection(ops.GraphKeys.UPDATE_OPS)
-    update_ops = list(global_update_ops) if update_ops is None else list(update_ops)
-    if any(all(op is not u for u in update_ops) for op in global_update_ops):
-        logging.warning("update_ops in create_train_op does not contain all the update_ops in GraphKeys.UPDATE_OPS")
-    if update_ops:
-        with ops.control_dependencies(update_ops):
-            barrier = core_ops.no_op(name="update_barrier")
-        with ops.control_dependencies([barrier]):
-            total_loss = core_ops.identity(total_loss)
-    trainable = trainable_variables()
-    if variables_to_train is None:
-        variables_to_train = trainable
-    else:
-        for v in variables_to_train:
-            if all(v is not t for t in trainable):
-                raise ValueError("Variable %s is not trainable." % v.op.name)
-    if not variables_to_train:
-        raise ValueError("No variables to train.")
-    grads = optimizer.compute_gradients(total_loss, variables_to_train, gate_gradients=gate_gradients,
-                                        aggregation_method=aggregation_method,
-                                        colocate_gradients_with_ops=colocate_gradients_with_ops)
-    if transform_grads_fn:
-        grads = transform_grads_fn(grads)
-    if summarize_gradients:
-        with ops.name_scope("summarize_grads"):
-            add_gradients_summaries(grads)
-    grad_updates = optimizer.apply_gradients(grads, global_step=global_step)
-    with ops.name_scope("train_op"):
-        if check_numerics:
-            total_loss = _check_numerics(total_loss, "LossTensor is inf or nan")
-        with ops.control_dependencies([grad_updates]):
-            train_op = core_ops.identity(total_loss)
-    train_ops = ops.get_collection_ref(ops.GraphKeys.TRAIN_OP)
-    if all(train_op is not t for t in train_ops):
-        train_ops.append(train_op)
-    return train_op
+    return _create_train_op(total_loss, optimizer, global_step, update_ops, variables_to_train, transform_grads_fn,
+                            summarize_gradients, gate_gradients, aggregation_method, colocate_gradients_with_ops,
+                            check_numerics)
 
 
 def _with_dependencies(dependencies, tensor):

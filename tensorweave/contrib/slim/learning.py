@@ -141,10 +141,29 @@ def create_train_op(total_loss, optimizer, global_step=_USE_GLOBAL_STEP, update_
       A `Tensor` that when evaluated, computes the gradients and returns the total loss value.
 
     Raises:
-      ValueError: If there are no variables to train.
+      ValueError: If there are no variables to train, or one is not trainable.
     """
+    def transform_grads_fn(grads):
+        if gradient_multipliers:
+            with ops.name_scope("multiply_grads"):
+                grads = multiply_gradients(grads, gradient_multipliers)
+        if clip_gradient_norm > 0:
+            with ops.name_scope("clip_grads"):
+                grads = clip_gradient_norms(grads, clip_gradient_norm)
+        return grads
+
+    return _create_train_op(total_loss, optimizer, global_step, update_ops, variables_to_train, transform_grads_fn,
+                            summarize_gradients, gate_gradients, aggregation_method, colocate_gradients_with_ops,
+                            check_numerics)
+
+
+def _create_train_op(total_loss, optimizer, global_step, update_ops, variables_to_train, transform_grads_fn,
+                     summarize_gradients, gate_gradients, aggregation_method, colocate_gradients_with_ops,
+                     check_numerics):
+    """`tf.contrib.training.create_train_op` (see there), which slim's `create_train_op` calls with its
+    gradient multipliers and clipping as `transform_grads_fn`, as in TF 1.x."""
     from ...ops import core_ops
-    from ...ops.core_ops import no_op
+    from ...ops.numerics import check_numerics as _check_numerics
     from ...train.training_util import get_or_create_global_step
     from ...variables import trainable_variables
     if global_step is _USE_GLOBAL_STEP:
@@ -155,29 +174,29 @@ def create_train_op(total_loss, optimizer, global_step=_USE_GLOBAL_STEP, update_
         logging.warning("update_ops in create_train_op does not contain all the update_ops in GraphKeys.UPDATE_OPS")
     if update_ops:
         with ops.control_dependencies(update_ops):
-            barrier = no_op(name="update_barrier")
+            barrier = core_ops.no_op(name="update_barrier")
         with ops.control_dependencies([barrier]):
             total_loss = core_ops.identity(total_loss)
+    trainable = trainable_variables()
     if variables_to_train is None:
-        variables_to_train = trainable_variables()
+        variables_to_train = trainable
+    else:
+        for v in variables_to_train:
+            if all(v is not t for t in trainable):
+                raise ValueError("Variable %s is not trainable." % v.op.name)
     if not variables_to_train:
         raise ValueError("No variables to train.")
     grads = optimizer.compute_gradients(total_loss, variables_to_train, gate_gradients=gate_gradients,
                                         aggregation_method=aggregation_method,
                                         colocate_gradients_with_ops=colocate_gradients_with_ops)
-    if gradient_multipliers:
-        with ops.name_scope("multiply_grads"):
-            grads = multiply_gradients(grads, gradient_multipliers)
-    if clip_gradient_norm > 0:
-        with ops.name_scope("clip_grads"):
-            grads = clip_gradient_norms(grads, clip_gradient_norm)
+    if transform_grads_fn:
+        grads = transform_grads_fn(grads)
     if summarize_gradients:
         with ops.name_scope("summarize_grads"):
             add_gradients_summaries(grads)
     grad_updates = optimizer.apply_gradients(grads, global_step=global_step)
     with ops.name_scope("train_op"):
         if check_numerics:
-            from ...ops.numerics import check_numerics as _check_numerics
             total_loss = _check_numerics(total_loss, "LossTensor is inf or nan")
         with ops.control_dependencies([grad_updates]):
             train_op = core_ops.identity(total_loss)

@@ -169,6 +169,9 @@ from . import autograph
 # [estimator]
 from . import estimator
 
+# [keras] (Keras 2 as TF 1.15's tf.keras; being completed: see tensorweave/keras/__init__.py)
+from . import keras
+
 # [saved_model]
 from . import saved_model
 

@@ -1,0 +1,96 @@
+"""tf.keras.regularizers: weight regularizers (Keras 2)."""
+
+from ..ops import math_ops
+
+__all__ = ["L1L2", "Regularizer", "deserialize", "get", "l1", "l1_l2", "l2", "serialize"]
+
+
+class Regularizer:
+    """Regularizer base class: `regularizer(x)` returns a scalar penalty tensor."""
+
+    def __call__(self, x):
+        return 0.
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+
+class L1L2(Regularizer):
+    """Regularizer for L1 and L2 penalties: `l1 * sum(|x|) + l2 * sum(x ** 2)`.
+
+    Args:
+      l1: Float; L1 regularization factor.
+      l2: Float; L2 regularization factor.
+    """
+
+    def __init__(self, l1=0., l2=0.):
+        self.l1 = float(l1)
+        self.l2 = float(l2)
+
+    def __call__(self, x):
+        if not self.l1 and not self.l2:
+            return 0.
+        regularization = 0.
+        if self.l1:
+            regularization += self.l1 * math_ops.reduce_sum(math_ops.abs(x))
+        if self.l2:
+            regularization += self.l2 * math_ops.reduce_sum(math_ops.square(x))
+        return regularization
+
+    def get_config(self):
+        return {"l1": self.l1, "l2": self.l2}
+
+
+def l1(l=0.01):  # noqa: E741
+    """L1 regularizer with factor `l`."""
+    return L1L2(l1=l)
+
+
+def l2(l=0.01):  # noqa: E741
+    """L2 regularizer with factor `l`."""
+    return L1L2(l2=l)
+
+
+def l1_l2(l1=0.01, l2=0.01):  # noqa: F811
+    """L1 + L2 regularizer."""
+    return L1L2(l1=l1, l2=l2)
+
+
+_OBJECTS = {"L1L2": L1L2, "Regularizer": Regularizer, "l1": l1, "l2": l2, "l1_l2": l1_l2}
+
+
+def serialize(regularizer):
+    """Returns `{"class_name": ..., "config": ...}` for a regularizer."""
+    return {"class_name": regularizer.__class__.__name__, "config": regularizer.get_config()}
+
+
+def deserialize(config, custom_objects=None):
+    """Builds a regularizer from `serialize`'s dict.
+
+    Raises:
+      ValueError: `Unknown regularizer: <name>` for an unknown class name.
+    """
+    name = config["class_name"]
+    cls = (custom_objects or {}).get(name) or _OBJECTS.get(name)
+    if cls is None:
+        raise ValueError("Unknown regularizer: " + str(name))
+    cfg = dict(config.get("config", {}))
+    return cls.from_config(cfg) if isinstance(cls, type) else cls(**cfg)
+
+
+def get(identifier):
+    """Returns a regularizer from None, a name, a config dict or a callable.
+
+    Raises:
+      ValueError: If `identifier` cannot be interpreted.
+    """
+    if identifier is None:
+        return None
+    if isinstance(identifier, dict):
+        return deserialize(identifier)
+    if isinstance(identifier, str):
+        return deserialize({"class_name": str(identifier), "config": {}})
+    if callable(identifier):
+        return identifier
+    raise ValueError("Could not interpret regularizer identifier: " + str(identifier))

@@ -1,5 +1,6 @@
 """`tf.keras.callbacks`: the callback protocol, `History`, `BaseLogger` and `ProgbarLogger`."""
 
+import logging
 import sys
 import time
 
@@ -228,3 +229,452 @@ class ProgbarLogger(Callback):
                     info += " - %s:" % k + _format_value(float(np.mean(logs[k])))
             print(info)
             sys.stdout.flush()
+
+
+def _monitor_op(mode, monitor):
+    if mode not in ("auto", "min", "max"):
+        raise ValueError("Unknown `mode`: %r; expected 'auto', 'min' or 'max'" % (mode,))
+    if mode == "max" or (mode == "auto" and ("acc" in monitor or monitor.startswith("fmeasure"))):
+        return np.greater, 1
+    return np.less, -1
+
+
+class EarlyStopping(Callback):
+    """Stops training when a monitored quantity has stopped improving.
+
+    Args:
+      monitor: Name of the quantity in the epoch logs.
+      min_delta: Smallest change counted as an improvement.
+      patience: Epochs without improvement after which training stops.
+      verbose: Verbosity mode.
+      mode: 'auto', 'min' or 'max'.
+      baseline: Value the quantity must beat; training stops if it does not within `patience`.
+      restore_best_weights: Whether to restore the weights of the best epoch when stopping.
+
+    Raises:
+      ValueError: For an unknown `mode`.
+    """
+
+    def __init__(self, monitor="val_loss", min_delta=0, patience=0, verbose=0, mode="auto", baseline=None,
+                 restore_best_weights=False):
+        super().__init__()
+        self.monitor = monitor
+        self.patience = patience
+        self.verbose = verbose
+        self.baseline = baseline
+        self.min_delta = abs(min_delta)
+        self.wait = 0
+        self.stopped_epoch = 0
+        self.restore_best_weights = restore_best_weights
+        self.best_weights = None
+        self.monitor_op, sign = _monitor_op(mode, monitor)
+        self.min_delta *= sign
+
+    def on_train_begin(self, logs=None):
+        self.wait = 0
+        self.stopped_epoch = 0
+        if self.baseline is not None:
+            self.best = self.baseline
+        else:
+            self.best = np.inf if self.monitor_op == np.less else -np.inf
+
+    def on_epoch_end(self, epoch, logs=None):
+        current = (logs or {}).get(self.monitor)
+        if current is None:
+            logging.warning("Early stopping conditioned on metric `%s` which is not available. Available metrics "
+                            "are: %s", self.monitor, ",".join(sorted(logs or {})))
+            return
+        if self.monitor_op(current - self.min_delta, self.best):
+            self.best = current
+            self.wait = 0
+            if self.restore_best_weights:
+                self.best_weights = self.model.get_weights()
+        else:
+            self.wait += 1
+            if self.wait >= self.patience:
+                self.stopped_epoch = epoch
+                self.model.stop_training = True
+                if self.restore_best_weights and self.best_weights is not None:
+                    if self.verbose > 0:
+                        print("Restoring model weights from the end of the best epoch.")
+                    self.model.set_weights(self.best_weights)
+
+    def on_train_end(self, logs=None):
+        if self.stopped_epoch > 0 and self.verbose > 0:
+            print("Epoch %05d: early stopping" % (self.stopped_epoch + 1))
+
+
+class ReduceLROnPlateau(Callback):
+    """Reduces the optimizer's learning rate when a monitored quantity stops improving.
+
+    Args:
+      monitor: Name of the quantity in the epoch logs.
+      factor: Factor the learning rate is multiplied by (`new_lr = lr * factor`).
+      patience: Epochs without improvement after which the rate is reduced.
+      verbose: Verbosity mode.
+      mode: 'auto', 'min' or 'max'.
+      min_delta: Threshold for counting an improvement.
+      cooldown: Epochs to wait after a reduction before resuming normal operation.
+      min_lr: Lower bound on the learning rate.
+
+    Raises:
+      ValueError: For `factor >= 1.0` or an unknown `mode`.
+    """
+
+    def __init__(self, monitor="val_loss", factor=0.1, patience=10, verbose=0, mode="auto", min_delta=1e-4,
+                 cooldown=0, min_lr=0, **kwargs):
+        super().__init__()
+        if "epsilon" in kwargs:
+            min_delta = kwargs.pop("epsilon")
+        if kwargs:
+            raise TypeError("Unexpected keyword arguments: %s" % sorted(kwargs))
+        if factor >= 1.0:
+            raise ValueError("ReduceLROnPlateau does not support a factor >= 1.0.")
+        if mode not in ("auto", "min", "max"):
+            raise ValueError("Unknown `mode`: %r; expected 'auto', 'min' or 'max'" % (mode,))
+        self.monitor = monitor
+        self.factor = factor
+        self.min_lr = min_lr
+        self.min_delta = min_delta
+        self.patience = patience
+        self.verbose = verbose
+        self.cooldown = cooldown
+        self.mode = mode
+        self.cooldown_counter = 0
+        self.wait = 0
+        self._reset()
+
+    def _reset(self):
+        if self.mode == "min" or (self.mode == "auto" and "acc" not in self.monitor):
+            self.monitor_op = lambda a, b: np.less(a, b - self.min_delta)
+            self.best = np.inf
+        else:
+            self.monitor_op = lambda a, b: np.greater(a, b + self.min_delta)
+            self.best = -np.inf
+        self.cooldown_counter = 0
+        self.wait = 0
+
+    def on_train_begin(self, logs=None):
+        self._reset()
+
+    def in_cooldown(self):
+        """Whether the callback is in its cooldown period."""
+        return self.cooldown_counter > 0
+
+    def on_epoch_end(self, epoch, logs=None):
+        from . import backend as K
+        logs = logs if logs is not None else {}
+        logs["lr"] = K.get_value(self.model.optimizer.lr)
+        current = logs.get(self.monitor)
+        if current is None:
+            logging.warning("Reduce LR on plateau conditioned on metric `%s` which is not available. Available "
+                            "metrics are: %s", self.monitor, ",".join(sorted(logs)))
+            return
+        if self.in_cooldown():
+            self.cooldown_counter -= 1
+            self.wait = 0
+        if self.monitor_op(current, self.best):
+            self.best = current
+            self.wait = 0
+        elif not self.in_cooldown():
+            self.wait += 1
+            if self.wait >= self.patience:
+                old_lr = float(K.get_value(self.model.optimizer.lr))
+                if old_lr > self.min_lr:
+                    new_lr = max(old_lr * self.factor, self.min_lr)
+                    K.set_value(self.model.optimizer.lr, new_lr)
+                    if self.verbose > 0:
+                        print("\nEpoch %05d: ReduceLROnPlateau reducing learning rate to %s." % (epoch + 1, new_lr))
+                    self.cooldown_counter = self.cooldown
+                    self.wait = 0
+
+
+class LearningRateScheduler(Callback):
+    """Sets the learning rate at the start of each epoch from `schedule(epoch[, lr])`.
+
+    Args:
+      schedule: A function of the epoch index (and, optionally, the current learning rate) that
+        returns the new learning rate as a float.
+      verbose: Verbosity mode.
+
+    Raises:
+      ValueError: If the optimizer has no `lr`, or `schedule` returns a non-float.
+    """
+
+    def __init__(self, schedule, verbose=0):
+        super().__init__()
+        self.schedule = schedule
+        self.verbose = verbose
+
+    def on_epoch_begin(self, epoch, logs=None):
+        from . import backend as K
+        try:
+            lr_var = self.model.optimizer.lr
+        except AttributeError:
+            raise ValueError('Optimizer must have a "lr" attribute.') from None
+        try:
+            lr = self.schedule(epoch, float(K.get_value(lr_var)))
+        except TypeError:
+            lr = self.schedule(epoch)
+        if not isinstance(lr, (float, np.float32, np.float64)):
+            raise ValueError('The output of the "schedule" function should be float.')
+        K.set_value(lr_var, lr)
+        if self.verbose > 0:
+            print("\nEpoch %05d: LearningRateScheduler setting learning rate to %s." % (epoch + 1, lr))
+
+    def on_epoch_end(self, epoch, logs=None):
+        from . import backend as K
+        if logs is not None:
+            logs["lr"] = K.get_value(self.model.optimizer.lr)
+
+
+class TerminateOnNaN(Callback):
+    """Stops training when a batch loss is NaN or infinite."""
+
+    def on_batch_end(self, batch, logs=None):
+        loss = (logs or {}).get("loss")
+        if loss is not None and (np.isnan(loss) or np.isinf(loss)):
+            print("Batch %d: Invalid loss, terminating training" % batch)
+            self.model.stop_training = True
+
+
+class CSVLogger(Callback):
+    """Streams the epoch logs to a CSV file (flushed after each epoch).
+
+    Args:
+      filename: Path of the CSV file.
+      separator: Field separator.
+      append: Whether to append to an existing file instead of overwriting it.
+    """
+
+    def __init__(self, filename, separator=",", append=False):
+        super().__init__()
+        self.sep = separator
+        self.filename = filename
+        self.append = append
+        self.writer = None
+        self.keys = None
+        self.append_header = True
+        self.csv_file = None
+
+    def on_train_begin(self, logs=None):
+        import os
+        if self.append:
+            if os.path.exists(self.filename):
+                with open(self.filename) as f:
+                    self.append_header = not bool(len(f.readline()))
+            mode = "a"
+        else:
+            mode = "w"
+        self.csv_file = open(self.filename, mode, newline="")
+
+    def on_epoch_end(self, epoch, logs=None):
+        import collections
+        import csv
+        logs = logs or {}
+
+        def handle_value(k):
+            is_zero_dim_ndarray = isinstance(k, np.ndarray) and k.ndim == 0
+            if isinstance(k, str):
+                return k
+            if hasattr(k, "__iter__") and not is_zero_dim_ndarray:
+                return '"[%s]"' % (", ".join(map(str, k)))
+            return k
+
+        if self.keys is None:
+            self.keys = sorted(logs.keys())
+        if self.model.stop_training:
+            logs = dict((k, logs[k]) if k in logs else (k, "NA") for k in self.keys)
+        if not self.writer:
+            class CustomDialect(csv.excel):
+                delimiter = self.sep
+            fieldnames = ["epoch"] + self.keys
+            self.writer = csv.DictWriter(self.csv_file, fieldnames=fieldnames, dialect=CustomDialect)
+            if self.append_header:
+                self.writer.writeheader()
+        row_dict = collections.OrderedDict({"epoch": epoch})
+        row_dict.update((key, handle_value(logs[key])) for key in self.keys)
+        self.writer.writerow(row_dict)
+        self.csv_file.flush()
+
+    def on_train_end(self, logs=None):
+        if self.csv_file is not None:
+            self.csv_file.close()
+        self.csv_file = None
+        self.writer = None
+
+
+class LambdaCallback(Callback):
+    """A callback built from plain functions.
+
+    Args:
+      on_epoch_begin: `f(epoch, logs)`.
+      on_epoch_end: `f(epoch, logs)`.
+      on_batch_begin: `f(batch, logs)`.
+      on_batch_end: `f(batch, logs)`.
+      on_train_begin: `f(logs)`.
+      on_train_end: `f(logs)`.
+    """
+
+    def __init__(self, on_epoch_begin=None, on_epoch_end=None, on_batch_begin=None, on_batch_end=None,
+                 on_train_begin=None, on_train_end=None, **kwargs):
+        super().__init__()
+        self.__dict__.update(kwargs)
+        noop2 = lambda a, logs: None  # noqa: E731
+        noop1 = lambda logs: None  # noqa: E731
+        self.on_epoch_begin = on_epoch_begin or noop2
+        self.on_epoch_end = on_epoch_end or noop2
+        self.on_batch_begin = on_batch_begin or noop2
+        self.on_batch_end = on_batch_end or noop2
+        self.on_train_begin = on_train_begin or noop1
+        self.on_train_end = on_train_end or noop1
+
+
+
+class ModelCheckpoint(Callback):
+    """Saves the model's weights after every `period` epochs as a TF checkpoint (`tf.train.Saver`).
+
+    Only `save_weights_only=True` is supported: HDF5 (`.h5`) files and whole-model saving are not
+    built yet.
+
+    Args:
+      filepath: Checkpoint prefix; may hold `str.format` fields filled from `epoch` (1-based) and the
+        epoch logs, e.g. `'weights.{epoch:02d}-{val_loss:.2f}'`.
+      monitor: Quantity compared by `save_best_only`.
+      verbose: Verbosity mode.
+      save_best_only: Only save when the monitored quantity improves.
+      save_weights_only: Must be True.
+      mode: 'auto', 'min' or 'max'.
+      period: Epochs between checkpoints.
+
+    Raises:
+      NotImplementedError: For `save_weights_only=False` or a filepath ending in `.h5`.
+      ValueError: For an unknown `mode`.
+    """
+
+    def __init__(self, filepath, monitor="val_loss", verbose=0, save_best_only=False, save_weights_only=False,
+                 mode="auto", period=1):
+        super().__init__()
+        if not save_weights_only:
+            raise NotImplementedError("ModelCheckpoint only supports save_weights_only=True (saving the whole "
+                                      "model is not built yet).")
+        if str(filepath).endswith((".h5", ".keras", ".hdf5")):
+            raise NotImplementedError("Saving weights in HDF5 format needs the [keras] extra's h5py support, "
+                                      "which is not built yet; use a filepath without the '.h5' suffix to write "
+                                      "the TensorFlow checkpoint format.")
+        self.monitor = monitor
+        self.verbose = verbose
+        self.filepath = str(filepath)
+        self.save_best_only = save_best_only
+        self.save_weights_only = save_weights_only
+        self.period = period
+        self.epochs_since_last_save = 0
+        self.monitor_op, _ = _monitor_op(mode, monitor)
+        self.best = np.inf if self.monitor_op == np.less else -np.inf
+        self._saver = None
+
+    def set_model(self, model):
+        self.model = model
+        self._saver = None
+
+    def _save(self, filepath):
+        from . import backend as K
+        from ._tf import train
+        if self._saver is None:
+            self._saver = train.Saver(var_list=list(self.model.weights), max_to_keep=None)
+        self._saver.save(K.get_session(), filepath, write_meta_graph=False)
+
+    def on_epoch_end(self, epoch, logs=None):
+        logs = logs or {}
+        self.epochs_since_last_save += 1
+        if self.epochs_since_last_save < self.period:
+            return
+        self.epochs_since_last_save = 0
+        filepath = self.filepath.format(epoch=epoch + 1, **logs)
+        if self.save_best_only:
+            current = logs.get(self.monitor)
+            if current is None:
+                print("Can save best model only with %s available, skipping." % self.monitor)
+            elif self.monitor_op(current, self.best):
+                if self.verbose > 0:
+                    print("\nEpoch %05d: %s improved from %0.5f to %0.5f, saving model to %s"
+                          % (epoch + 1, self.monitor, self.best, current, filepath))
+                self.best = current
+                self._save(filepath)
+            elif self.verbose > 0:
+                print("\nEpoch %05d: %s did not improve from %0.5f" % (epoch + 1, self.monitor, self.best))
+        else:
+            if self.verbose > 0:
+                print("\nEpoch %05d: saving model to %s" % (epoch + 1, filepath))
+            self._save(filepath)
+
+
+class TensorBoard(Callback):
+    """Writes TensorBoard event files: the graph, and the epoch logs as scalars.
+
+    Args:
+      log_dir: Directory of the event files.
+      histogram_freq: Every how many epochs to write histograms of the model's weights (0: never).
+      write_graph: Whether to write the graph.
+      update_freq: Only 'epoch' is supported.
+
+    Raises:
+      NotImplementedError: For an `update_freq` other than 'epoch'.
+    """
+
+    def __init__(self, log_dir="./logs", histogram_freq=0, write_graph=True, update_freq="epoch"):
+        super().__init__()
+        if update_freq != "epoch":
+            raise NotImplementedError("TensorBoard only supports update_freq='epoch', got %r." % (update_freq,))
+        self.log_dir = log_dir
+        self.histogram_freq = histogram_freq
+        self.write_graph = write_graph
+        self.update_freq = update_freq
+        self.writer = None
+
+    def on_train_begin(self, logs=None):
+        from ..summary import FileWriter
+        from . import backend as K
+        if self.writer is not None:
+            self.writer.close()
+        graph = K.get_session().graph if self.write_graph else None
+        self.writer = FileWriter(self.log_dir, graph)
+
+    def _write_histograms(self, epoch):
+        from ..summary import HistogramProto, Summary
+        from . import backend as K
+        weights = list(self.model.weights)
+        summary = Summary()
+        for w, value in zip(weights, K.batch_get_value(weights)):
+            value = np.asarray(value, dtype=np.float64).ravel()
+            counts, edges = np.histogram(value, bins=30) if value.size else (np.zeros(0), np.zeros(1))
+            hist = HistogramProto(min=float(value.min()) if value.size else 0.0,
+                                  max=float(value.max()) if value.size else 0.0, num=float(value.size),
+                                  sum=float(value.sum()), sum_squares=float(np.sum(value * value)))
+            hist.bucket_limit.extend([float(e) for e in edges[1:]])
+            hist.bucket.extend([float(c) for c in counts])
+            summary.value.add(tag=w.name.replace(":", "_"), histo=hist)
+        self.writer.add_summary(summary, epoch)
+
+    def on_epoch_end(self, epoch, logs=None):
+        from ..summary import Summary
+        logs = logs or {}
+        if self.histogram_freq and epoch % self.histogram_freq == 0:
+            self._write_histograms(epoch)
+        for name, value in logs.items():
+            if name in ("batch", "size", "num_steps"):
+                continue
+            summary = Summary()
+            summary.value.add(tag=name, simple_value=float(np.asarray(value).item()))
+            self.writer.add_summary(summary, epoch)
+        self.writer.flush()
+
+    def on_train_end(self, logs=None):
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None
+
+
+__all__ = ["BaseLogger", "CSVLogger", "Callback", "CallbackList", "EarlyStopping", "History", "LambdaCallback",
+           "LearningRateScheduler", "ModelCheckpoint", "ProgbarLogger", "ReduceLROnPlateau", "TensorBoard",
+           "TerminateOnNaN"]

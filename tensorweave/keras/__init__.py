@@ -1,13 +1,11 @@
 """`tf.keras` as in TensorFlow 1.13-1.15 (Keras 2 API), in graph mode over tensorweave sessions.
 
 So far: the backend, the engine (Layer, Input, functional/subclassed Model, Sequential; compile, fit
-on NumPy arrays, evaluate, predict, *_on_batch), the core layers, activations, initializers,
-regularizers, constraints, losses, metrics, optimizers, callbacks History/BaseLogger/ProgbarLogger,
-utils and the datasets whose cache files are not pickles. Not yet: convolution, pooling,
-normalization, recurrent and merge layers, the other callbacks, HDF5 model files.
-
-    import tensorweave as tf
-    model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(3,))])
+on NumPy arrays, evaluate, predict, *_on_batch), the core, convolution, pooling, normalization and
+embedding layers (channels_last), activations, initializers, regularizers, constraints, losses,
+metrics, optimizers, the callbacks (ModelCheckpoint for weights in the TF checkpoint format), utils and
+the datasets whose cache files are not pickles. Not yet: recurrent, merge and advanced-activation
+layers, masking, HDF5 model files.
 """
 
 from . import backend

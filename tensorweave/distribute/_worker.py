@@ -82,10 +82,13 @@ def main(argv=None):
         if code:
             _abort(code)
         return code
-    except BaseException:  # noqa: BLE001 (any failure of the script ends the job)
+    except BaseException as e:  # noqa: BLE001 (any failure of the script ends the job)
         traceback.print_exc()
         sys.stderr.flush()
-        _record(rundir, rank, ("exit", "1 exception\n"))
+        # The error's last line also goes to the launcher's report: mpiexec may drop output still in
+        # flight when the job is aborted.
+        last = " ".join(traceback.format_exception_only(type(e), e)[-1].split())
+        _record(rundir, rank, ("exit", "1 exception %s\n" % last))
         _abort(1)
         return 1
     _record(rundir, rank, ("exit", "0\n"))

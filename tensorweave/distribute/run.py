@@ -108,7 +108,11 @@ def _failure_report(rundir, seen, rc, np_):
     if failed:
         _, r, code, why = failed[0]
         pid, host = pids.get(r, (None, "?"))
-        what = "raised an exception" if why == "exception" else "exited with code %d" % code
+        if why.split(" ", 1)[0] == "exception":
+            detail = why[len("exception"):].strip()
+            what = "raised an exception" + (" (%s)" % detail if detail else "")
+        else:
+            what = "exited with code %d" % code
         return "rank %d (pid %s on %s) %s" % (r, pid, host, what)
     by_pid = {pid: r for r, (pid, _) in pids.items()}
     if seen.get("pid") in by_pid:

@@ -132,6 +132,19 @@ def resnet_arg_scope(weight_decay=0.0001, batch_norm_decay=0.997, batch_norm_eps
                 return arg_sc
 
 
+def _depth_in(inputs):
+    """The (known) channel count of a rank >= 4 NHWC tensor, raising ValueError like TF's `last_dimension`."""
+    shape = inputs.get_shape()
+    if shape.ndims is None:
+        raise ValueError("dims of shape must be known but is None")
+    if shape.ndims < 4:
+        raise ValueError("rank of shape must be at least 4 not: %d" % shape.ndims)
+    value = shape.as_list()[-1]
+    if value is None:
+        raise ValueError("last dimension shape must be known but is None")
+    return value
+
+
 def _bottleneck_block(unit_fn, scope, base_depth, num_units, stride):
     """A bottleneck `Block` of `unit_fn` units: `num_units` units of depth `4 * base_depth`, the last
     with `stride` (what `resnet_v1_block` and `resnet_v2_block` build)."""

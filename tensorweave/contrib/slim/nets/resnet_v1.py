@@ -16,19 +16,6 @@ __all__ = ["bottleneck", "resnet_arg_scope", "resnet_v1", "resnet_v1_101", "resn
            "resnet_v1_50", "resnet_v1_block"]
 
 
-def _depth_in(inputs):
-    """The (known) channel count of a rank >= 4 NHWC tensor, raising ValueError like TF's `last_dimension`."""
-    shape = inputs.get_shape()
-    if shape.ndims is None:
-        raise ValueError("dims of shape must be known but is None")
-    if shape.ndims < 4:
-        raise ValueError("rank of shape must be at least 4 not: %d" % shape.ndims)
-    value = shape.as_list()[-1]
-    if value is None:
-        raise ValueError("last dimension shape must be known but is None")
-    return value
-
-
 @add_arg_scope
 def bottleneck(inputs, depth, depth_bottleneck, stride, rate=1, outputs_collections=None, scope=None):
     """The ResNet v1 bottleneck unit (1x1, 3x3, 1x1 convolutions plus a shortcut, then ReLU).
@@ -46,7 +33,7 @@ def bottleneck(inputs, depth, depth_bottleneck, stride, rate=1, outputs_collecti
       The unit's output tensor.
     """
     with variable_scope(scope, "bottleneck_v1", [inputs]) as sc:
-        if depth == _depth_in(inputs):
+        if depth == resnet_utils._depth_in(inputs):
             shortcut = resnet_utils.subsample(inputs, stride, "shortcut")
         else:
             shortcut = conv2d(inputs, depth, [1, 1], stride=stride, activation_fn=None, scope="shortcut")

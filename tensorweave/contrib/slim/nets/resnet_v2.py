@@ -16,19 +16,6 @@ __all__ = ["bottleneck", "resnet_arg_scope", "resnet_v2", "resnet_v2_101", "resn
            "resnet_v2_50", "resnet_v2_block"]
 
 
-def _depth_in(inputs):
-    """The (known) channel count of a rank >= 4 NHWC tensor, raising ValueError like TF's `last_dimension`."""
-    shape = inputs.get_shape()
-    if shape.ndims is None:
-        raise ValueError("dims of shape must be known but is None")
-    if shape.ndims < 4:
-        raise ValueError("rank of shape must be at least 4 not: %d" % shape.ndims)
-    value = shape.as_list()[-1]
-    if value is None:
-        raise ValueError("last dimension shape must be known but is None")
-    return value
-
-
 @add_arg_scope
 def bottleneck(inputs, depth, depth_bottleneck, stride, rate=1, outputs_collections=None, scope=None):
     """The ResNet v2 (pre-activation) bottleneck unit: BN + ReLU, then 1x1, 3x3, 1x1 convolutions plus a shortcut.
@@ -46,7 +33,7 @@ def bottleneck(inputs, depth, depth_bottleneck, stride, rate=1, outputs_collecti
       The unit's output tensor.
     """
     with variable_scope(scope, "bottleneck_v2", [inputs]) as sc:
-        depth_in = _depth_in(inputs)
+        depth_in = resnet_utils._depth_in(inputs)
         preact = batch_norm(inputs, activation_fn=_relu, scope="preact")
         if depth == depth_in:
             shortcut = resnet_utils.subsample(inputs, stride, "shortcut")

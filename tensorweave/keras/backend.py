@@ -546,50 +546,74 @@ def elu(x, alpha=1.0):
 
 
 def categorical_crossentropy(target, output, from_logits=False, axis=-1):
-    """Categorical crossentropy between a one-hot `target` and `output` (Keras 2 formula).
+    """Categorical crossentropy between a one-hot `target` and `output` (TF 1.15's formula).
+
+    Probabilities are renormalized and clipped to [eps, 1 - eps]; the output of a `Softmax` op is
+    replaced by its logits, as TF 1.15 does.
 
     Args:
       target: One-hot labels.
-      output: Probabilities (renormalized and clipped to [eps, 1 - eps]) or logits.
+      output: Probabilities or logits.
       from_logits: Whether `output` holds logits.
       axis: The class axis.
 
     Returns:
       Per-sample losses.
     """
-    if from_logits:
-        return tf.nn.softmax_cross_entropy_with_logits_v2(labels=target, logits=output, axis=axis)
-    output = output / tf.reduce_sum(output, axis, True)
-    eps = tf.constant(epsilon(), output.dtype.base_dtype)
-    output = tf.clip_by_value(output, eps, 1.0 - eps)
-    return -tf.reduce_sum(target * tf.log(output), axis)
+    if not from_logits:
+        if output.op is None or output.op.type != "Softmax":
+            output = output / tf.reduce_sum(output, axis, True)
+            eps = tf.constant(epsilon(), output.dtype.base_dtype)
+            output = tf.clip_by_value(output, eps, 1.0 - eps)
+            return -tf.reduce_sum(target * tf.log(output), axis)
+        output = output.op.inputs[0]
+    return tf.nn.softmax_cross_entropy_with_logits_v2(labels=target, logits=output, axis=axis)
 
 
 def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
-    """Crossentropy between integer `target` and `output` (probabilities clipped, or logits).
+    """Crossentropy between integer `target` and `output` (probabilities clipped, or logits; the
+    output of a `Softmax` op is replaced by its logits, as TF 1.15 does).
+
+    Args:
+      target: Integer class ids (shape of `output` without its last axis, or with a trailing 1).
+      output: Probabilities or logits.
+      from_logits: Whether `output` holds logits.
+      axis: The class axis (only the last one is supported).
 
     Returns:
       Per-sample losses shaped like `target` without a trailing size-1 axis.
+
+    Raises:
+      ValueError: For an `axis` other than the last one.
     """
+    ndim = output.shape.ndims
+    if axis not in (-1, None) and not (ndim is not None and axis == ndim - 1):
+        raise ValueError("sparse_categorical_crossentropy supports only the last axis")
     if not from_logits:
-        eps = tf.constant(epsilon(), output.dtype.base_dtype)
-        output = tf.log(tf.clip_by_value(output, eps, 1 - eps))
-    out_shape = int_shape(output)
-    num_classes = out_shape[-1]
-    target = tf.cast(tf.reshape(target, [-1]), tf.int64)
-    logits = tf.reshape(output, [-1, num_classes])
-    res = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=target, logits=logits)
-    if len(out_shape) > 2:
-        return tf.reshape(res, tf.shape(output)[:-1])
+        if output.op is not None and output.op.type == "Softmax":
+            output = output.op.inputs[0]
+        else:
+            eps = tf.constant(epsilon(), output.dtype.base_dtype)
+            output = tf.log(tf.clip_by_value(output, eps, 1 - eps))
+    target = tf.cast(target, tf.int64)
+    out_shape = tf.shape(output)
+    logits = tf.reshape(output, tf.stack([-1, out_shape[-1]]))
+    res = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.reshape(target, [-1]), logits=logits)
+    if ndim is not None and ndim >= 3:
+        return tf.reshape(res, out_shape[:-1])
     return res
 
 
 def binary_crossentropy(target, output, from_logits=False):
-    """Elementwise binary crossentropy (Keras 2: probabilities clipped to [eps, 1 - eps], then logits)."""
+    """Elementwise binary crossentropy (TF 1.15's formula: probabilities clipped to [eps, 1 - eps] with
+    eps added inside the logs; the output of a `Sigmoid` op is replaced by its logits)."""
     if not from_logits:
-        eps = tf.constant(epsilon(), output.dtype.base_dtype)
-        output = tf.clip_by_value(output, eps, 1 - eps)
-        output = tf.log(output / (1 - output))
+        if output.op is None or output.op.type != "Sigmoid":
+            e = epsilon()
+            eps = tf.constant(e, output.dtype.base_dtype)
+            output = tf.clip_by_value(output, eps, 1.0 - eps)
+            return -(target * tf.log(output + e) + (1 - target) * tf.log(1 - output + e))
+        output = output.op.inputs[0]
     return tf.nn.sigmoid_cross_entropy_with_logits(labels=target, logits=output)
 
 

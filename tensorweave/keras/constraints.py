@@ -2,21 +2,11 @@
 
 from ..framework import ops
 from ..ops import array_ops, math_ops
+from .backend import epsilon as _epsilon
 
 __all__ = ["Constraint", "MaxNorm", "MinMaxNorm", "NonNeg", "UnitNorm", "deserialize", "get", "max_norm",
            "min_max_norm", "non_neg", "radial_constraint", "RadialConstraint", "serialize",
            "unit_norm"]
-
-_EPSILON = 1e-7
-
-
-def _epsilon():
-    try:
-        from . import backend
-        return backend.epsilon()
-    except (ImportError, AttributeError):
-        return _EPSILON
-
 
 def _norms(w, axis):
     return math_ops.sqrt(math_ops.reduce_sum(math_ops.square(w), axis=axis, keepdims=True))

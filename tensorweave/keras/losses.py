@@ -4,8 +4,9 @@ The functions take `(y_true, y_pred)` and return per-sample losses (a reduction 
 the classes weight them by `sample_weight` and reduce them (`SUM_OVER_BATCH_SIZE` by default).
 """
 
-from ..framework import dtypes, ops
+from ..framework import ops
 from ..ops import array_ops, clip_ops, math_ops, nn_ops
+from . import backend
 
 __all__ = ["BinaryCrossentropy", "CategoricalCrossentropy", "CategoricalHinge", "CosineSimilarity", "Hinge",
            "Huber", "KLDivergence", "LogCosh", "Loss", "MeanAbsoluteError", "MeanAbsolutePercentageError",
@@ -16,16 +17,8 @@ __all__ = ["BinaryCrossentropy", "CategoricalCrossentropy", "CategoricalHinge", 
            "mean_absolute_percentage_error", "mean_squared_error", "mean_squared_logarithmic_error", "mse", "msle",
            "poisson", "serialize", "sparse_categorical_crossentropy", "squared_hinge"]
 
-_EPSILON = 1e-7
-
-
 def _epsilon():
-    """The backend fuzz factor (`tf.keras.backend.epsilon()`, 1e-7 unless changed)."""
-    try:
-        from . import backend
-        return backend.epsilon()
-    except (ImportError, AttributeError):
-        return _EPSILON
+    return backend.epsilon()
 
 
 def _pair(y_true, y_pred):
@@ -113,18 +106,6 @@ def logcosh(y_true, y_pred):
     return math_ops.reduce_mean(x + nn_ops.softplus(-2. * x) - math_ops.cast(math_ops.log(2.), x.dtype), axis=-1)
 
 
-def _categorical_crossentropy(target, output, from_logits=False, axis=-1):
-    if not from_logits:
-        if output.op is not None and output.op.type == "Softmax":
-            output = output.op.inputs[0]
-        else:
-            output = output / math_ops.reduce_sum(output, axis, keepdims=True)
-            eps = _const(_epsilon(), output)
-            output = clip_ops.clip_by_value(output, eps, 1. - eps)
-            return -math_ops.reduce_sum(target * math_ops.log(output), axis)
-    return nn_ops.softmax_cross_entropy_with_logits_v2(labels=target, logits=output, axis=axis)
-
-
 def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0):
     """Categorical crossentropy between one-hot `y_true` and probabilities (or logits) `y_pred`.
 
@@ -141,7 +122,7 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
     if label_smoothing:
         num_classes = math_ops.cast(array_ops.shape(y_true)[-1], y_pred.dtype)
         y_true = y_true * (1.0 - label_smoothing) + (label_smoothing / num_classes)
-    return _categorical_crossentropy(y_true, y_pred, from_logits=from_logits)
+    return backend.categorical_crossentropy(y_true, y_pred, from_logits=from_logits)
 
 
 def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1):
@@ -159,24 +140,8 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1):
     Raises:
       ValueError: For an `axis` other than the last one.
     """
-    output = ops.convert_to_tensor(y_pred)
-    ndim = output.shape.ndims
-    if axis not in (-1, None) and not (ndim is not None and axis == ndim - 1):
-        raise ValueError("sparse_categorical_crossentropy supports only the last axis")
-    if not from_logits:
-        if output.op is not None and output.op.type == "Softmax":
-            output = output.op.inputs[0]
-        else:
-            eps = _const(_epsilon(), output)
-            output = math_ops.log(clip_ops.clip_by_value(output, eps, 1 - eps))
-    target = math_ops.cast(ops.convert_to_tensor(y_true), dtypes.int64)
-    out_shape = array_ops.shape(output)
-    flat_target = array_ops.reshape(target, [-1])
-    logits = array_ops.reshape(output, array_ops.stack([-1, out_shape[-1]]))
-    res = nn_ops.sparse_softmax_cross_entropy_with_logits(labels=flat_target, logits=logits)
-    if ndim is not None and ndim >= 3:
-        return array_ops.reshape(res, out_shape[:-1])
-    return res
+    return backend.sparse_categorical_crossentropy(ops.convert_to_tensor(y_true), ops.convert_to_tensor(y_pred),
+                                                   from_logits=from_logits, axis=axis)
 
 
 def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0):
@@ -194,21 +159,7 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0):
     y_true, y_pred = _pair(y_true, y_pred)
     if label_smoothing:
         y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
-    return math_ops.reduce_mean(_binary_crossentropy(y_true, y_pred, from_logits), axis=-1)
-
-
-def _binary_crossentropy(target, output, from_logits=False):
-    if not from_logits:
-        if output.op is not None and output.op.type == "Sigmoid":
-            output = output.op.inputs[0]
-        else:
-            e = _epsilon()
-            eps = _const(e, output)
-            output = clip_ops.clip_by_value(output, eps, 1. - eps)
-            bce = target * math_ops.log(output + e)
-            bce += (1 - target) * math_ops.log(1 - output + e)
-            return -bce
-    return nn_ops.sigmoid_cross_entropy_with_logits(labels=target, logits=output)
+    return math_ops.reduce_mean(backend.binary_crossentropy(y_true, y_pred, from_logits), axis=-1)
 
 
 def kullback_leibler_divergence(y_true, y_pred):

@@ -259,6 +259,7 @@ def init_scope():
 
 
 _uids = itertools.count(1)
+next_uid = _uids.__next__
 
 
 def uid():

@@ -1,14 +1,20 @@
 """Running one op at once: the op's registered `infer` validates the inputs and gives the output
-dtypes, its kernel computes the values, and active tapes record it."""
+dtypes, its kernel computes the values, and active tapes record it.
+
+`run` is the direct path ops and operators take while executing eagerly: arguments to the bound
+kernel with no graph, no name scope and no Operation record (one is made only for a recording tape
+or an error); `infer` runs on the first call with a signature (op type, attributes, input dtypes
+and shapes, small integer inputs) and its result is reused after, so eager and graph results come
+from the same records and kernels."""
 
 import numpy as np
 
 from ..framework import dtypes, errors, ops, registry
 from ..platform import fpstate
 from . import context, tape
-from .tensor import EagerTensor, VariableHandle, make, make_variant
+from .tensor import EagerTensor, VariableHandle, _new, _next_uid, make, make_variant
 
-__all__ = ["execute_op", "execute_like"]
+__all__ = ["execute_op", "execute_like", "run"]
 
 _NO_SITE = ("<eager>", 0)
 
@@ -30,6 +36,120 @@ def _record(op_type, inputs, attrs, name, graph, grad_type, op_def=None):
     op._id = 0
     op._outputs = ()
     return op
+
+
+_OPS = registry._OPS
+_ndarray = np.ndarray
+_run_quiet = fpstate.run_quiet
+_fp_var, _FP_QUIET = fpstate.kernel_state()
+_infer_cache = {}  # signature of a call (see `_signature`) -> the op's inferred output specs
+_INFER_CACHE_MAX = 4096
+_SMALL_INT = 8  # integer inputs up to this size (axes, shapes, perms) are part of a call's signature
+
+
+def _signature(op_type, op_def, inputs, args, attrs):
+    """What `infer` can depend on in a call: the op type, attributes, input dtypes and shapes, and
+    the values of small integer inputs (axes, sizes); None when it cannot be keyed (non-array or
+    string inputs, unhashable attributes). An elementwise op's dtypes decide its output dtypes, and
+    a shape its kernel rejects is explained by `infer` after the kernel failed."""
+    if op_def.elementwise:
+        sig = [op_type]
+        for t, a in zip(inputs, args):
+            if type(a) is not _ndarray:
+                return None
+            sig.append(t._dtype._enum)
+    else:
+        sig = [op_type]
+        for t, a in zip(inputs, args):
+            if type(a) is not _ndarray:
+                return None
+            kind = a.dtype.kind
+            if kind == "O":
+                return None
+            sig.append(t._dtype._enum)
+            sig.append(a.shape)
+            if kind in "iub" and a.size <= _SMALL_INT:
+                sig.append(a.tobytes())
+    if attrs:
+        for k, v in attrs.items():
+            sig.append(k)
+            sig.append(tuple(v) if type(v) is list else v)
+    return tuple(sig)
+
+
+def run(op_type, inputs, attrs=None, name=None):
+    """Runs a pure op on eager `inputs` straight from arguments to kernel: no graph, no name scope,
+    and `infer` only on the first call with a signature (its result is cached) or to explain a
+    kernel's failure.
+
+    Returns:
+      The list of output tensors; or, for an op the direct path does not take (stateful, reference
+      inputs, non-eager inputs, first call), the Operation record `execute_op` returns.
+
+    Raises:
+      tf.errors.OpError: As `execute_op`.
+    """
+    op_def = _OPS.get(op_type)
+    if op_def is None or op_def.stateful or op_def.ref_inputs or (tape._stack and op_def.records_for_gradient):
+        return execute_op(op_type, inputs, attrs or {}, name)
+    for t in inputs:
+        if not isinstance(t, EagerTensor):
+            return execute_op(op_type, inputs, attrs or {}, name)
+    args = [t._value for t in inputs]
+    try:
+        sig = _signature(op_type, op_def, inputs, args, attrs)
+        specs = _infer_cache.get(sig) if sig is not None else None
+    except TypeError:  # an unhashable attribute
+        sig = specs = None
+    if not specs:  # unknown signature, or no outputs (the caller wants the op)
+        return execute_op(op_type, inputs, attrs or {}, name)
+    kw = attrs
+    if attrs:
+        for k in attrs:
+            if k[0] == "_":
+                kw = {k: v for k, v in attrs.items() if k[0] != "_"}
+                break
+    if _fp_var is None:
+        try:
+            out = _run_quiet(_call_kw, op_def.kernel, args, kw or {})
+        except Exception:
+            return execute_op(op_type, inputs, attrs or {}, name)  # explains the failure (infer, then the kernel)
+    else:
+        token = _fp_var.set(_FP_QUIET)  # pure kernels run no user code: only the kernels' state is set
+        try:
+            out = op_def.kernel(np, *args, **kw) if kw else op_def.kernel(np, *args)
+        except Exception:
+            _fp_var.reset(token)
+            return execute_op(op_type, inputs, attrs or {}, name)
+        _fp_var.reset(token)
+    if len(specs) == 1:
+        spec = specs[0]
+        if type(out) is _ndarray and spec[0] is not dtypes.variant:
+            t = _new(EagerTensor)
+            t._value = out
+            t._dtype = spec[0]
+            t._value_index = 0
+            t._consumers = ()
+            t._id = _next_uid()
+            outputs = [t]
+        else:
+            outputs = [_wrap(out, spec)]
+    else:
+        outputs = [_wrap(v, s) for v, s in zip(out, specs)]
+    if tape._stack:
+        graph = ops.get_default_graph()
+        grad_type = graph._gradient_override_map.get(op_type) if graph._gradient_override_map else None
+        op = _record(op_type, inputs, attrs or {}, None, graph, grad_type, op_def)
+        op._outputs = outputs
+        tape.record(op)
+    return outputs
+
+
+def _call_kw(kernel, args, kw):
+    return kernel(np, *args, **kw)
+
+
+ops._eager_run[0] = run
 
 
 def execute_op(op_type, inputs, attrs, name=None, grad_type=None):
@@ -73,6 +193,13 @@ def execute_op(op_type, inputs, attrs, name=None, grad_type=None):
                 args.append(t._value)
     else:
         args = [t._value for t in inputs]
+    if not op_def.stateful and not refs and len(_infer_cache) < _INFER_CACHE_MAX:
+        try:
+            sig = _signature(op_type, op_def, inputs, args, attrs)
+            if sig is not None:
+                _infer_cache[sig] = specs
+        except TypeError:
+            pass
     kw = attrs
     for k in attrs:
         if k[0] == "_":
@@ -124,4 +251,42 @@ def _error(exc, op, name):
     msg = "%s [Op:%s]" % (err.message, op._type)
     if name and name.rstrip("/"):
         msg += " name: %s" % name.rstrip("/")
+    op._site = ops._creation_site()  # the user's line that called the op
+    msg += "\n\t(called at %s:%d)" % op._site
     return type(err)(None, op, msg)
+
+
+# ---- operators ------------------------------------------------------------------------------------
+# `x + y`, `x - y`, `x * y`, `x / y`, `x @ y` and comparisons on two eager tensors of one dtype reach
+# `run` in one call; every other case (Python operands, mixed dtypes, strings, bools, integer
+# division, a function being traced) takes `Tensor`'s operator, which converts and checks as TF.
+def _fast_operator(name, op_type, dtypes_ok, scope, attrs=None, rank2=False):
+    def operator(x, y):
+        if type(y) is EagerTensor and y._dtype is x._dtype and x._dtype in dtypes_ok:
+            d = ops._graph_stack[-1] if ops._graph_stack else ops._global_default[0]
+            if d._eager and (not rank2 or (x._value.ndim == 2 and y._value.ndim == 2)):
+                res = run(op_type, [x, y], attrs, d._name_stack + "/" + scope if d._name_stack else scope)
+                return res[0] if type(res) is list else res._outputs[0]
+        return getattr(ops.Tensor, name)(x, y)
+
+    operator.__name__ = name
+    return operator
+
+
+_NUMBERS = frozenset((dtypes.float16, dtypes.float32, dtypes.float64, dtypes.int8, dtypes.int16, dtypes.int32,
+                      dtypes.int64, dtypes.uint8, dtypes.uint16, dtypes.complex64, dtypes.complex128))
+_REAL = _NUMBERS - {dtypes.complex64, dtypes.complex128}
+_FLOATS = frozenset((dtypes.float16, dtypes.float32, dtypes.float64))
+_MATMUL = frozenset((dtypes.float16, dtypes.float32, dtypes.float64, dtypes.int32, dtypes.int64,
+                     dtypes.complex64, dtypes.complex128))
+for _name, _op_type, _ok, _scope, _attrs, _rank2 in [  # _scope: the name scope `Tensor`'s operator opens
+        ("__add__", "AddV2", _NUMBERS, "add/", None, False),
+        ("__sub__", "Sub", _NUMBERS, "sub/", None, False),
+        ("__mul__", "Mul", _NUMBERS, "mul/", None, False),
+        ("__truediv__", "RealDiv", _FLOATS, "truediv/", None, False),
+        ("__matmul__", "MatMul", _MATMUL, "matmul/", {"transpose_a": False, "transpose_b": False}, True),
+        ("__lt__", "Less", _REAL, "Less/", None, False),
+        ("__le__", "LessEqual", _REAL, "LessEqual/", None, False),
+        ("__gt__", "Greater", _REAL, "Greater/", None, False),
+        ("__ge__", "GreaterEqual", _REAL, "GreaterEqual/", None, False)]:
+    setattr(EagerTensor, _name, _fast_operator(_name, _op_type, _ok, _scope, _attrs, _rank2))

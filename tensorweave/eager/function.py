@@ -192,20 +192,21 @@ class ConcreteFunction:
         return self._call_flat(flat)
 
     def _call_flat(self, arg_tensors):
-        inputs = list(arg_tensors) + self.captured_inputs
+        inputs = list(arg_tensors) + self.captured_inputs if self.captured_inputs else list(arg_tensors)
         if tape._stack and self._taped(inputs):
             values = self._interpret(inputs)
         else:
             raw = self._run([t._value for t in inputs])
             values = [execute._wrap(v, (t._dtype, t._shape.as_tuple())) for v, t in zip(raw, self.outputs)]
+        if self._leaves == [0] and self._structure is self.outputs[0]:  # one tensor returned as it is
+            return values[0]
         flat = [values[i] if isinstance(i, int) else i[1] for i in self._leaves]
         return nest.pack_sequence_as(self._structure, flat)
 
     def _run(self, feeds):
-        cp = self._compiled()
+        cp = self._plan or self._compiled()
         try:
-            with fpstate.quiet():
-                return cp.fn(feeds)
+            return fpstate.run_quiet(cp.fn, feeds)
         except Exception as e:
             err = errors.wrap_kernel_error(e, cp.op_for_traceback(e.__traceback__))
             if err is e:
@@ -262,6 +263,7 @@ class Function:
         self._autograph = autograph
         self._converted = None
         self._cache = {}
+        self._fast_cache = {}  # (n, dtype, shape, ...) of positional eager tensors -> trace
         self._tracing_count = 0
         self._instances = weakref.WeakKeyDictionary()
         try:
@@ -316,6 +318,24 @@ class Function:
             return self._python_callable()(*args, **kwargs)
         if _run_eagerly:
             return self._python_function(*args, **kwargs)
+        if not kwargs and self._input_signature is None:
+            # Positional eager tensors: the trace is found by their dtypes and shapes alone (the
+            # key `_concrete` would build from the same arguments, whose defaults never change).
+            key = [len(args)]
+            for a in args:
+                if type(a) is not EagerTensor:
+                    break
+                key.append(a._dtype._enum)
+                key.append(a._value.shape)
+            else:
+                key = tuple(key)
+                concrete = self._fast_cache.get(key)
+                if concrete is None:
+                    concrete, tensors = self._concrete(args, kwargs)
+                    if len(tensors) == len(args):
+                        self._fast_cache[key] = concrete
+                    return concrete._call_flat(tensors)
+                return concrete._call_flat(args)
         concrete, tensors = self._concrete(args, kwargs)
         return concrete._call_flat(tensors)
 

@@ -85,6 +85,34 @@ class EagerTensor(ops.Tensor):
         from ..framework import dtypes
         _init(self, arr, dtypes.as_dtype(arr.dtype) if arr.dtype != object else dtypes.string)
 
+    # `_op` and `_shape` (slots of `Tensor`) are made on first use: most eager results are only
+    # ever read as values or passed to the next op, which needs neither.
+    @property
+    def _op(self):
+        try:
+            return _op_slot.__get__(self)
+        except AttributeError:
+            op = _EagerConstOp(self._value, self._dtype)
+            _op_slot.__set__(self, op)
+            return op
+
+    @_op.setter
+    def _op(self, op):
+        _op_slot.__set__(self, op)
+
+    @property
+    def _shape(self):
+        try:
+            return _shape_slot.__get__(self)
+        except AttributeError:
+            shape = TensorShape._from_tuple(self._value.shape)
+            _shape_slot.__set__(self, shape)
+            return shape
+
+    @_shape.setter
+    def _shape(self, shape):
+        _shape_slot.__set__(self, shape)
+
     # ---- value -----------------------------------------------------------------------------
     def numpy(self):
         """The value as a NumPy array (a NumPy scalar for a 0-d tensor); a copy the caller owns."""
@@ -184,22 +212,27 @@ def _numpy_text(t, is_repr):
 
 
 _new = object.__new__
+_op_slot = ops.Tensor._op
+_shape_slot = ops.Tensor._shape
+_next_uid = context.next_uid
 
 
 def _init(t, value, dtype):
     t._value = value
     t._dtype = dtype
-    t._shape = TensorShape._from_tuple(value.shape)
-    t._op = _EagerConstOp(value, dtype)
     t._value_index = 0
     t._consumers = ()
-    t._id = context.uid()
+    t._id = _next_uid()
 
 
 def make(value, dtype):
     """An eager tensor of `dtype` holding the ndarray `value` (shared, not copied)."""
     t = _new(EagerTensor)
-    _init(t, value, dtype)
+    t._value = value
+    t._dtype = dtype
+    t._value_index = 0
+    t._consumers = ()
+    t._id = _next_uid()
     return t
 
 
@@ -294,6 +327,10 @@ class VariableHandle(EagerTensor):
     def __repr__(self):
         return "<tf.Tensor: id=%d, shape=%s, dtype=%s_ref (handle of '%s')>" % (
             self._id, self._shape, self._dtype.name, self._op._display_name)
+
+
+ops._EAGER_TYPES.update((EagerTensor, VariableHandle))
+ops._eager_make[0] = make
 
 
 def make_handle(key, display_name, dtype, shape, variable):

@@ -11,8 +11,16 @@ from .tensor_shape import Dimension, TensorShape
 _EMPTY = object()  # an empty sequence fits any dtype (float32 when none is asked for)
 
 
+_INT32_MIN, _INT32_LIMIT = -2 ** 31, 2 ** 31
+
+
 def _infer_python_dtype(value):
     """The dtype TF infers for a (nested) Python value: int32/int64, float32, bool, complex128, string."""
+    tv = type(value)
+    if tv is float:
+        return dtypes.float32
+    if tv is int:
+        return dtypes.int32 if _INT32_MIN <= value < _INT32_LIMIT else dtypes.int64
     flat = []
     stack = [value]
     while stack:
@@ -146,6 +154,30 @@ def _first_bad(value, dtype):
     return value
 
 
+_FAST_LITERALS = (float, list)
+
+
+def _fast_literal_dtype(value):
+    """float32 for a Python float or a non-empty list (of lists) of Python floats; else None."""
+    if type(value) is float:
+        return dtypes.float32
+    if not value:
+        return None
+    if type(value[0]) is list:
+        n = len(value[0])
+        for row in value:
+            if type(row) is not list or len(row) != n or not n:
+                return None
+            for v in row:
+                if type(v) is not float:
+                    return None
+        return dtypes.float32
+    for v in value:
+        if type(v) is not float:
+            return None
+    return dtypes.float32
+
+
 def constant(value, dtype=None, shape=None, name="Const", verify_shape=False):
     """Creates a constant tensor, as `tf.constant`.
 
@@ -163,6 +195,14 @@ def constant(value, dtype=None, shape=None, name="Const", verify_shape=False):
       TypeError: If `value` does not fit `dtype`.
       ValueError: If `value` does not fit `shape`.
     """
+    d = ops._graph_stack[-1] if ops._graph_stack else ops._global_default[0]
+    eager = d is not None and d._eager
+    if eager and dtype is None and shape is None and type(value) in _FAST_LITERALS:
+        inferred = _fast_literal_dtype(value)
+        if inferred is not None:  # a float or a matrix of floats, executing eagerly: its value as it is
+            arr = np.array(value, dtype=inferred.as_numpy_dtype)
+            arr.flags.writeable = False
+            return ops._eager_make[0](arr, inferred)
     arr = to_numpy(value, dtype)
     if shape is not None:
         shape = tuple(int(d) for d in (shape.as_list() if hasattr(shape, "as_list") else shape))
@@ -185,6 +225,8 @@ def constant(value, dtype=None, shape=None, name="Const", verify_shape=False):
     if arr.flags.writeable and arr.base is not None or arr is value:
         arr = arr.copy()
     arr.flags.writeable = False
+    if eager:  # an eager constant is its value (the Const kernel returns it as it is)
+        return ops._eager_make[0](arr, dt)
     return ops.apply_op("Const", [], {"value": arr, "dtype": dt}, name=name)
 
 

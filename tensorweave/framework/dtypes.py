@@ -11,12 +11,13 @@ class DType:
     Instances are singletons: compare with `==` or `is`.
     """
 
-    __slots__ = ("_name", "_np", "_enum")
+    __slots__ = ("_name", "_np", "_enum", "_is_integer")
 
     def __init__(self, name, np_dtype, enum):
         self._name = name
         self._np = np_dtype
         self._enum = enum
+        self._is_integer = np_dtype is not object and np_dtype is not np.bool_ and np.issubdtype(np_dtype, np.integer)
 
     @property
     def name(self):
@@ -49,7 +50,7 @@ class DType:
 
     @property
     def is_integer(self):
-        return self._np is not object and self._np is not np.bool_ and np.issubdtype(self._np, np.integer)
+        return self._is_integer
 
     @property
     def is_unsigned(self):

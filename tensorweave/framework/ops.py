@@ -905,6 +905,22 @@ def _graph_of(values):
     return _graph_for(found)
 
 
+_EAGER_TYPES = set()  # classes of eager values (eager tensors), registered by the eager layer
+_PLAIN_TYPES = {float, int, bool, list, tuple, str, bytes}
+
+
+def _all_eager(values):
+    """True if no value in `values` belongs to a graph: each is an eager tensor, or a Python/NumPy
+    value (while executing eagerly, ops on them run in the eager graph)."""
+    for v in values or ():
+        t = type(v)
+        if t in _EAGER_TYPES or t in _PLAIN_TYPES:
+            continue
+        if t is Tensor or isinstance(v, (Tensor, Operation)) or hasattr(v, "_as_graph_element"):
+            return False
+    return True
+
+
 def _encloses(inner, outer):
     """True if `inner` is a function graph nested (at any depth) in `outer`."""
     g = getattr(inner, "outer_graph", None)
@@ -963,8 +979,22 @@ def get_name_scope():
 
 
 # ---- op construction helpers used by every op module --------------------------------------
+_eager_run = [None]  # eager.execute.run, once eager execution is imported
+_eager_make = [None]  # eager.tensor.make: (ndarray, DType) -> an eager tensor
+
+
 def apply_op(op_type, inputs, attrs=None, name=None):
     """Creates an op in the graph of its inputs and returns its output (a list if several)."""
+    if inputs and type(inputs[0]) is not Tensor:
+        d = _graph_stack[-1] if _graph_stack else _global_default[0]
+        if d is not None and d._eager:  # straight to the kernel (eager.execute.run)
+            res = _eager_run[0](op_type, inputs, attrs, name)
+            if type(res) is list:  # never empty: an op without outputs gives its record
+                return res[0] if len(res) == 1 else res
+            outs = res._outputs
+            if len(outs) == 1:
+                return outs[0]
+            return outs if outs else res
     g = _graph_for(inputs[0]._op._graph) if inputs else get_default_graph()
     op = g._create_op(op_type, inputs, attrs if attrs is not None else {}, name)
     outs = op._outputs

@@ -33,11 +33,18 @@ class _op_scope:  # noqa: N801 (used like a function in `with`)
     __slots__ = ("_default", "_scope")
 
     def __init__(self, name, default_name, values):
+        d = ops._graph_stack[-1] if ops._graph_stack else ops._global_default[0]
+        if d is not None and d._eager and ops._all_eager(values):
+            self._default = None  # executing eagerly: the default graph is where the op runs
+            self._scope = d.name_scope(default_name if name is None else name)
+            return
         g = ops._graph_of(values)
         self._default = g.as_default()
         self._scope = g.name_scope(default_name if name is None else name)
 
     def __enter__(self):
+        if self._default is None:
+            return self._scope.__enter__()
         self._default.__enter__()
         try:
             return self._scope.__enter__()
@@ -47,7 +54,8 @@ class _op_scope:  # noqa: N801 (used like a function in `with`)
 
     def __exit__(self, *exc):
         self._scope.__exit__(*exc)
-        self._default.__exit__(*exc)
+        if self._default is not None:
+            self._default.__exit__(*exc)
 
 
 def _is_python_value(v):
@@ -63,7 +71,7 @@ def _convert_same(values, names, op_type):
     Raises:
       TypeError: If the tensors' dtypes differ.
     """
-    if len(values) == 2 and type(values[0]) is ops.Tensor and type(values[1]) is ops.Tensor:
+    if len(values) == 2 and isinstance(values[0], ops.Tensor) and isinstance(values[1], ops.Tensor):
         if values[0]._dtype is values[1]._dtype:  # the common case: nothing to convert
             return list(values)
     out = [None] * len(values)

@@ -52,6 +52,8 @@ def _reduce_infer(op):
 
 
 def _axis_tuple(axes):
+    if type(axes) is np.ndarray:
+        return tuple(axes.ravel().tolist())
     return tuple(int(a) for a in np.ravel(axes))
 
 
@@ -259,11 +261,21 @@ def _deprecated_lookup(new_name, new_value, old_name, old_value):
     return new_value
 
 
+def _read_only(a):
+    a.flags.writeable = False
+    return a
+
+
+_ALL_AXES = [_read_only(np.arange(r, dtype=np.int32)) for r in range(9)]  # shared by eager reductions
+
+
 def _reduction_axes(x, axis):
     """The reduction-indices tensor for `axis` (None: every axis)."""
     if axis is None:
         rank = x.shape.ndims
         if rank is not None:
+            if type(x) in ops._EAGER_TYPES and rank < len(_ALL_AXES):
+                return ops._eager_make[0](_ALL_AXES[rank], dtypes.int32)
             return constant(np.arange(rank, dtype=np.int32), name="Const")
         return cumsum(core_ops.ones_like(core_ops.shape(x)), exclusive=True)
     if isinstance(axis, ops.Tensor):

@@ -47,6 +47,12 @@ class quiet:  # noqa: N801 (used like a function in `with`)
         _exit(self._saved)
 
 
+def kernel_state():
+    """(context variable, quiet value) for callers that set the kernels' state themselves around a
+    kernel that runs no user code; (None, None) where NumPy keeps no such variable."""
+    return (_var, _QUIET) if _var is not None else (None, None)
+
+
 def run_quiet(fn, *args):
     """`fn(*args)` with floating-point warnings off (what `with quiet():` does, without creating
     the context object: a session run calls it once per run)."""

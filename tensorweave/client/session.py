@@ -155,7 +155,12 @@ class BaseSession:
         n = self._config.intra_op_parallelism_threads
         if n > 0:  # also sizes tensorweave.kernels.shard's pool
             threads.set_intra_op_threads(n)
-        threads.set_blas_threads(n if n > 0 else threads.default_blas_threads(), explicit=n > 0)
+            self._thread_policy = threads.explicit_policy(n)
+            threads.set_blas_threads(n, explicit=True)
+        else:  # TF's 0: every core, BLAS threads as the process's calibration found fastest
+            self._thread_policy = threads.default_policy()
+            if self._thread_policy.blas_threads is not None:
+                threads.set_blas_threads(self._thread_policy.blas_threads)
         self._state.plan_options = _plan_options(self._config)
         self._state.interpret = self._interpret  # function bodies (loops, branches) follow the session
         self._default_ctx = []
@@ -272,7 +277,7 @@ class BaseSession:
             if timeout > 0:
                 local.deadline = saved
         if traced is not None:
-            _record_step_stats(run_metadata, plan_, traced)
+            _record_step_stats(run_metadata, plan_, traced, self._thread_policy)
         out = [None if i is None else _fetched(values[i]) for i in entry.results]
         fetch_map = entry.fetch_map
         if fetch_map.flat is not None:
@@ -401,11 +406,17 @@ _SINGLE = object()
 _CPU = "/job:localhost/replica:0/task:0/device:CPU:0"
 
 
-def _record_step_stats(run_metadata, plan_, trace):
+def _record_step_stats(run_metadata, plan_, trace, thread_policy=None):
     """Fills `run_metadata.step_stats` (replacing what it held, as TF parses a fresh message) with one
-    `NodeExecStats` per executed step; a fused kernel is one step."""
+    `NodeExecStats` per executed step; a fused kernel is one step. A first, empty `_ThreadPolicy`
+    entry (as TF's `_SOURCE`) gives the session's BLAS thread decision and its calibration figures."""
     wall, perf = time.time(), time.perf_counter()
     dev = config_lib.DeviceStepStats(device=_CPU)
+    if thread_policy is not None:
+        dev.node_stats.append(config_lib.NodeExecStats(
+            node_name="_ThreadPolicy", all_start_micros=int(wall * 1e6), op_start_rel_micros=0,
+            op_end_rel_micros=0, all_end_rel_micros=0, timeline_label=thread_policy.describe(),
+            thread_id=threading.get_ident()))
     for step, start, end in trace:
         op = plan_.trace_steps[step]
         if isinstance(op, list):  # a fused kernel

@@ -4,6 +4,10 @@ of `tensorweave.kernels.shard`."""
 import functools
 import logging
 import os
+import threading
+import time
+
+import numpy as np
 
 _log = logging.getLogger("tensorweave")
 _controller = [None, False]
@@ -12,14 +16,132 @@ _current = [None]
 _intra_op = [None]
 
 
-def default_blas_threads():
-    """One BLAS thread per physical core guess (half the logical CPUs), at least one.
+class ThreadPolicy:
+    """How many BLAS threads a Session uses, and why.
 
-    NumPy's OpenBLAS with one thread per hyper-thread ran medium matmuls 10-18x slower than one
-    thread on 2-vCPU machines, so logical CPUs are never all used by default.
+    Attributes:
+      blas_threads: The BLAS thread limit (None: BLAS threads are not controlled, no threadpoolctl).
+      source: "explicit" (ConfigProto.intra_op_parallelism_threads), "calibrated" (measured in this
+        process), "single-cpu" or "uncontrolled".
+      timings: {threads: seconds of the calibration matmul} for a calibrated policy.
+      calibration_seconds: What the calibration cost.
     """
-    n = os.cpu_count() or 1
-    return max(1, n // 2)
+
+    __slots__ = ("blas_threads", "source", "timings", "calibration_seconds")
+
+    def __init__(self, blas_threads, source, timings=None, calibration_seconds=0.0):
+        self.blas_threads = blas_threads
+        self.source = source
+        self.timings = dict(timings or {})
+        self.calibration_seconds = calibration_seconds
+
+    def describe(self):
+        """One line for step stats and benchmark reports."""
+        text = "blas_threads=%s (%s" % (self.blas_threads, self.source)
+        if self.timings:
+            text += ": " + ", ".join("%d thread%s %.3f ms" % (n, "" if n == 1 else "s", t * 1e3)
+                                     for n, t in sorted(self.timings.items()))
+            text += "; calibration %.1f ms" % (self.calibration_seconds * 1e3)
+        return text + ")"
+
+    def __repr__(self):
+        return "ThreadPolicy(%s)" % self.describe()
+
+
+# More threads must beat fewer by this factor to be chosen: a tie (or noise) keeps the cores free
+# for the intra-op pool and avoids oversubscription.
+_MARGIN = 1.1
+
+
+def choose_blas_threads(timings, margin=_MARGIN):
+    """The BLAS thread count to use from measured `timings` ({threads: seconds for one matmul}):
+    the fastest, unless fewer threads are within `margin` of it.
+
+    Raises:
+      ValueError: If `timings` is empty.
+    """
+    if not timings:
+        raise ValueError("choose_blas_threads needs at least one timing")
+    best = min(timings, key=lambda n: (timings[n], n))
+    for n in sorted(timings):
+        if n < best and timings[n] <= timings[best] * margin:
+            return n
+    return best
+
+
+def calibration_candidates(cpus):
+    """The thread counts a calibration compares: 1, half the CPUs (a physical-core guess) and all."""
+    return sorted({1, max(1, cpus // 2), max(1, cpus)})
+
+
+def _time_matmul(ctl, n, a, reps, give_up):
+    """The best of `reps` timed matmuls under `n` BLAS threads, stopping early once one takes more
+    than `give_up` seconds (a configuration that slow has lost)."""
+    with ctl.limit(limits=n, user_api="blas"):
+        np.matmul(a, a)  # starts the pool's threads
+        best = float("inf")
+        for _ in range(reps):
+            t0 = time.perf_counter()
+            np.matmul(a, a)
+            best = min(best, time.perf_counter() - t0)
+            if best > give_up:
+                break
+    return best
+
+
+def calibrate(size=256, reps=3):
+    """Measures a medium float32 matmul (`size`^3) under each candidate BLAS thread count and
+    returns the ThreadPolicy it implies. A few milliseconds; needs threadpoolctl.
+
+    On some machines two BLAS threads on two vCPUs ran medium matmuls 10-18x slower than one, on
+    others 2x faster: no fixed default is right everywhere, so the process measures once.
+    """
+    cpus = _usable_cpus()
+    ctl = _get_controller()
+    if ctl is None:
+        return ThreadPolicy(None, "uncontrolled")
+    if cpus < 2:
+        return ThreadPolicy(1, "single-cpu")
+    a = np.random.RandomState(0).rand(size, size).astype(np.float32)
+    t0 = time.perf_counter()
+    timings = {}
+    for n in calibration_candidates(cpus):
+        fastest = min(timings.values(), default=float("inf"))
+        timings[n] = _time_matmul(ctl, n, a, reps, 3 * fastest)
+    return ThreadPolicy(choose_blas_threads(timings), "calibrated", timings, time.perf_counter() - t0)
+
+
+_policy = [None]
+_policy_lock = threading.Lock()
+
+
+def default_policy():
+    """The process's BLAS thread policy for sessions without an explicit thread count: calibrated
+    on first use (TW_BLAS_THREADS=n fixes it to n without measuring)."""
+    if _policy[0] is None:
+        with _policy_lock:
+            if _policy[0] is None:
+                env = os.environ.get("TW_BLAS_THREADS", "").strip()
+                if env.isdigit() and int(env) > 0:
+                    _policy[0] = ThreadPolicy(int(env), "explicit")
+                else:
+                    _policy[0] = calibrate()
+    return _policy[0]
+
+
+def explicit_policy(n):
+    return ThreadPolicy(n, "explicit")
+
+
+def _get_controller():
+    if not _controller[1]:
+        _controller[1] = True
+        try:
+            from threadpoolctl import ThreadpoolController
+            _controller[0] = ThreadpoolController()
+        except ImportError:
+            _controller[0] = None
+    return _controller[0]
 
 
 def set_blas_threads(n, explicit=False):
@@ -30,14 +152,7 @@ def set_blas_threads(n, explicit=False):
     """
     if _current[0] == n:
         return True
-    if not _controller[1]:
-        _controller[1] = True
-        try:
-            from threadpoolctl import ThreadpoolController
-            _controller[0] = ThreadpoolController()
-        except ImportError:
-            _controller[0] = None
-    ctl = _controller[0]
+    ctl = _get_controller()
     if ctl is None:
         if explicit:
             _log.warning("intra_op_parallelism_threads=%d needs threadpoolctl: pip install "

@@ -58,7 +58,8 @@ def test_fused_kernel_is_one_traced_step():
     with tf.Session(config=tf.ConfigProto(intra_op_parallelism_threads=2)) as sess:
         md = tf.RunMetadata()
         sess.run(y, {x: np.zeros((1024, 512))}, options=FULL, run_metadata=md)
-    (ns,) = md.step_stats.dev_stats[0].node_stats
+    policy, ns = md.step_stats.dev_stats[0].node_stats
+    assert policy.node_name == "_ThreadPolicy" and policy.timeline_label == "blas_threads=2 (explicit)"
     assert ns.node_name == "fusion/e"
     assert ns.timeline_label == "fusion/e = Fused(t, e)"
 

@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 # Every extra that works without a GPU, so CI exercises them.
-EXTRAS := perf,test,dev,data,tensorboard,viz,demo,progress,jit,special,image,strings,fs,distributed,pandas
+EXTRAS := perf,test,dev,data,tensorboard,viz,demo,progress,jit,special,image,strings,fs,distributed,pandas,keras,plot
 
 .PHONY: demo test bench lint clean
 

@@ -1,11 +1,13 @@
 """`tf.keras` as in TensorFlow 1.13-1.15 (Keras 2 API), in graph mode over tensorweave sessions.
 
-So far: the backend, the engine (Layer, Input, functional/subclassed Model, Sequential; compile, fit
-on NumPy arrays, evaluate, predict, *_on_batch), the core, convolution, pooling, normalization and
-embedding layers (channels_last), activations, initializers, regularizers, constraints, losses,
-metrics, optimizers, the callbacks (ModelCheckpoint for weights in the TF checkpoint format), utils and
-the datasets whose cache files are not pickles. Not yet: recurrent, merge and advanced-activation
-layers, masking, HDF5 model files.
+Built: the backend; the engine (Layer with masking, Input, functional/subclassed Model, Sequential;
+compile, fit, evaluate and predict on NumPy arrays, tf.data datasets, generators and Sequence, the
+*_generator and *_on_batch methods); `estimator.model_to_estimator`; core, convolution (1D/2D/3D,
+channels_last and channels_first), pooling, normalization, embedding, recurrent (SimpleRNN, GRU, LSTM,
+RNN with cells), wrapper (TimeDistributed, Bidirectional), merge, advanced-activation and noise
+layers; activations, initializers, regularizers, constraints, losses, metrics, optimizers;
+callbacks; model files (HDF5 in tf-keras' layout, TF checkpoints with tf-keras' keys, JSON configs);
+utils and the datasets whose cache files are not pickles.
 """
 
 from . import backend
@@ -18,7 +20,8 @@ from .engine.sequential import Sequential
 from .engine.training import Model
 from . import activations, constraints, initializers, losses, metrics, optimizers, regularizers  # noqa: E402
 from . import datasets, utils  # noqa: E402
+from . import estimator  # noqa: E402
 
 __all__ = ["Input", "Model", "Sequential", "activations", "backend", "callbacks", "constraints", "datasets",
-           "engine", "initializers", "layers", "losses", "metrics", "models", "optimizers", "regularizers",
-           "utils"]
+           "engine", "estimator", "initializers", "layers", "losses", "metrics", "models", "optimizers",
+           "regularizers", "utils"]

@@ -748,3 +748,128 @@ def function(inputs, outputs, updates=None, name=None, **kwargs):
         if key != "feed_dict":
             raise ValueError("Invalid argument \"%s\" passed to K.function with TensorFlow backend" % key)
     return Function(inputs, outputs, updates=updates, name=name, feed_dict=kwargs.get("feed_dict"))
+
+
+# ---- recurrent loop -------------------------------------------------------------------------
+def _time_first(x):
+    rank = x.shape.ndims
+    return tf.transpose(x, [1, 0] + list(range(2, rank)))
+
+
+def _broadcastable_mask(mask_t, like):
+    """`mask_t` (batch, 1) with trailing axes added up to the rank of `like`, for `where_v2`."""
+    for _ in range(like.shape.ndims - mask_t.shape.ndims):
+        mask_t = tf.expand_dims(mask_t, -1)
+    return mask_t
+
+
+def rnn(step_function, inputs, initial_states, go_backwards=False, mask=None, constants=None, unroll=False,
+        input_length=None, time_major=False, zero_output_for_mask=False):
+    """Iterates `step_function` over the time axis of `inputs`, as Keras 2's `K.rnn` (TF 1.15).
+
+    The loop is a `while_loop` over `TensorArray`s, so the number of time steps may be unknown until
+    run time and gradients flow through time. `step_function` is first called once on the first
+    time step outside the loop (as TF 1.15 does): that call fixes the output's dtype and shape, and
+    values it caches (e.g. a cell's dropout masks) are then shared by every step.
+
+    Args:
+      step_function: `step_function(inputs_t, states + constants)` -> `(output_t, new_states)`, with
+        `inputs_t` of shape `(batch, ...)` and `new_states` a list like `states`.
+      inputs: A tensor `(batch, time, ...)` (`(time, batch, ...)` if `time_major`), rank >= 3.
+      initial_states: A list of state tensors `(batch, ...)`.
+      go_backwards: Whether to iterate from the last time step to the first (the outputs are then in
+        reversed time order).
+      mask: Optional boolean (or 0/1) tensor `(batch, time)` (or with a trailing axis of size 1):
+        at masked steps the states are kept and the output repeats the previous output (zeros with
+        `zero_output_for_mask`).
+      constants: Optional list of tensors passed to every step after the states.
+      unroll: Whether to unroll the loop; it runs the same `while_loop` (same values), but still
+        requires a known number of time steps, as Keras does.
+      input_length: Unused (the static number of time steps, for compatibility).
+      time_major: Whether `inputs` (and the returned outputs) are time major.
+      zero_output_for_mask: Whether masked steps output zeros instead of the previous output.
+
+    Returns:
+      `(last_output, outputs, new_states)`: the output of the last step `(batch, ...)`, all
+      outputs `(batch, time, ...)` (time major if `time_major`) and the list of final states.
+
+    Raises:
+      ValueError: If `inputs` has a rank below 3, or `unroll` with an unknown number of steps.
+      NotImplementedError: For nested (list) inputs.
+    """
+    from ..ops.array_permute_ops import reverse
+    from ..ops.array_select_ops import where_v2
+    from ..ops.control_flow_ops import while_loop
+    from ..ops.tensor_array_ops import TensorArray
+
+    if isinstance(inputs, (list, tuple, dict)):
+        raise NotImplementedError("K.rnn: nested inputs are not supported; pass one tensor.")
+    inputs = tf.convert_to_tensor(inputs)
+    rank = inputs.shape.ndims
+    if rank is None or rank < 3:
+        raise ValueError("Input should be at least 3D.")
+    if not time_major:
+        inputs = _time_first(inputs)
+    time_steps = tf.TensorShape(inputs.shape)[0]
+    time_steps = time_steps.value if hasattr(time_steps, "value") else time_steps
+    if unroll and not time_steps:
+        raise ValueError("Unrolling requires a fixed number of timesteps.")
+    if mask is not None:
+        if mask.dtype.base_dtype != tf.bool:
+            mask = tf.cast(mask, tf.bool)
+        if mask.shape.ndims == 2:
+            mask = tf.expand_dims(mask, -1)
+        if not time_major:
+            mask = _time_first(mask)
+    constants = tuple(constants or [])
+    states = tuple(initial_states)
+    if go_backwards:
+        inputs = reverse(inputs, [0])
+        if mask is not None:
+            mask = reverse(mask, [0])
+    time_steps_t = tf.shape(inputs)[0]
+    input_ta = TensorArray(inputs.dtype, size=time_steps_t, tensor_array_name="input_ta",
+                           element_shape=inputs.shape[1:]).unstack(inputs)
+    output_time_zero, _ = step_function(inputs[0], states + constants)
+    output_ta = TensorArray(output_time_zero.dtype, size=time_steps_t, tensor_array_name="output_ta",
+                            element_shape=output_time_zero.shape)
+    time = tf.constant(0, dtype="int32", name="time")
+
+    def run_step(time, states):
+        current = input_ta.read(time)
+        current.set_shape(inputs.shape[1:])
+        output, new_states = step_function(current, tuple(states) + constants)
+        new_states = list(new_states) if isinstance(new_states, (list, tuple)) else [new_states]
+        for state, new_state in zip(states, new_states):
+            new_state.set_shape(state.shape)
+        return output, new_states
+
+    if mask is not None:
+        mask_ta = TensorArray(tf.bool, size=time_steps_t, tensor_array_name="mask_ta").unstack(mask)
+        zero_output = tf.zeros_like(output_time_zero)
+
+        def masked_step(time, output_ta_t, prev_output, *states):
+            output, new_states = run_step(time, states)
+            mask_t = mask_ta.read(time)
+            kept = zero_output if zero_output_for_mask else prev_output
+            new_output = where_v2(_broadcastable_mask(mask_t, output), output, kept)
+            new_states = [where_v2(_broadcastable_mask(mask_t, n), n, s) for n, s in zip(new_states, states)]
+            return (time + 1, output_ta_t.write(time, new_output), new_output) + tuple(new_states)
+
+        final = while_loop(lambda time, *_: time < time_steps_t, masked_step,
+                           (time, output_ta, zero_output) + states, parallel_iterations=32)
+        new_states = list(final[3:])
+    else:
+        def step(time, output_ta_t, *states):
+            output, new_states = run_step(time, states)
+            return (time + 1, output_ta_t.write(time, output)) + tuple(new_states)
+
+        final = while_loop(lambda time, *_: time < time_steps_t, step, (time, output_ta) + states,
+                           parallel_iterations=32)
+        new_states = list(final[2:])
+    outputs = final[1].stack()
+    outputs.set_shape(tf.TensorShape([time_steps]).concatenate(output_time_zero.shape))
+    last_output = outputs[-1]
+    if not time_major:
+        outputs = _time_first(outputs)
+    return last_output, outputs, new_states

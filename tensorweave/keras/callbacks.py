@@ -214,7 +214,7 @@ class ProgbarLogger(Callback):
         logs = logs or {}
         self.seen += 1 if self.use_steps else logs.get("size", 0)
         self.log_values = [(k, logs[k]) for k in self.params["metrics"] if k in logs]
-        if self.progbar is not None and self.seen < self.target:
+        if self.progbar is not None and (self.target is None or self.seen < self.target):
             self.progbar.update(self.seen, self.log_values)
 
     def on_epoch_end(self, epoch, logs=None):
@@ -532,10 +532,12 @@ class LambdaCallback(Callback):
 
 
 class ModelCheckpoint(Callback):
-    """Saves the model's weights after every `period` epochs as a TF checkpoint (`tf.train.Saver`).
+    """Saves the model after every `period` epochs.
 
-    Only `save_weights_only=True` is supported: HDF5 (`.h5`) files and whole-model saving are not
-    built yet.
+    With `save_weights_only=False`, the whole model (`model.save`: an HDF5 file, as in TF 1.x). With
+    `save_weights_only=True`, the weights: an HDF5 file for a `.h5`/`.keras`/`.hdf5` path
+    (`model.save_weights`), else a TF checkpoint keyed by variable names (`tf.train.Saver`), which
+    `model.load_weights` reads.
 
     Args:
       filepath: Checkpoint prefix; may hold `str.format` fields filled from `epoch` (1-based) and the
@@ -543,25 +545,17 @@ class ModelCheckpoint(Callback):
       monitor: Quantity compared by `save_best_only`.
       verbose: Verbosity mode.
       save_best_only: Only save when the monitored quantity improves.
-      save_weights_only: Must be True.
+      save_weights_only: Whether to save only the weights.
       mode: 'auto', 'min' or 'max'.
       period: Epochs between checkpoints.
 
     Raises:
-      NotImplementedError: For `save_weights_only=False` or a filepath ending in `.h5`.
       ValueError: For an unknown `mode`.
     """
 
     def __init__(self, filepath, monitor="val_loss", verbose=0, save_best_only=False, save_weights_only=False,
                  mode="auto", period=1):
         super().__init__()
-        if not save_weights_only:
-            raise NotImplementedError("ModelCheckpoint only supports save_weights_only=True (saving the whole "
-                                      "model is not built yet).")
-        if str(filepath).endswith((".h5", ".keras", ".hdf5")):
-            raise NotImplementedError("Saving weights in HDF5 format needs the [keras] extra's h5py support, "
-                                      "which is not built yet; use a filepath without the '.h5' suffix to write "
-                                      "the TensorFlow checkpoint format.")
         self.monitor = monitor
         self.verbose = verbose
         self.filepath = str(filepath)
@@ -580,6 +574,13 @@ class ModelCheckpoint(Callback):
     def _save(self, filepath):
         from . import backend as K
         from ._tf import train
+        from .saving.hdf5_format import is_hdf5_filepath
+        if not self.save_weights_only:
+            self.model.save(filepath, overwrite=True)
+            return
+        if is_hdf5_filepath(filepath):
+            self.model.save_weights(filepath, overwrite=True)
+            return
         if self._saver is None:
             self._saver = train.Saver(var_list=list(self.model.weights), max_to_keep=None)
         self._saver.save(K.get_session(), filepath, write_meta_graph=False)
@@ -610,64 +611,146 @@ class ModelCheckpoint(Callback):
 
 
 class TensorBoard(Callback):
-    """Writes TensorBoard event files: the graph, and the epoch logs as scalars.
+    """Writes TensorBoard event files: the graph, the losses and metrics as scalars, and histograms
+    (and, with `write_images`, images) of the model's weights.
+
+    As TF 1.15's graph-mode callback, epoch values are written under `epoch_<name>` at step `epoch`
+    (`update_freq='epoch'`) or at the number of samples seen so far, and with `update_freq='batch'` or
+    an integer N, batch values under `batch_<name>` at the index of the batch (counted over all
+    epochs), after each batch or whenever N more samples have been seen. Weight histograms
+    (`<weight name with ':' as '_'>`, TF's histogram buckets) are written at the end of every
+    `histogram_freq`-th epoch, at step `epoch`; TF 1.15 writes them while evaluating the validation
+    data, with histograms of the layers' outputs, which this callback does not write.
 
     Args:
       log_dir: Directory of the event files.
-      histogram_freq: Every how many epochs to write histograms of the model's weights (0: never).
-      write_graph: Whether to write the graph.
-      update_freq: Only 'epoch' is supported.
+      histogram_freq: Every how many epochs to write the weight histograms (0: never).
+      batch_size: Accepted (TF uses it to compute embeddings, which are not supported).
+      write_graph: Whether to write the session's graph (a `GraphDef` event).
+      write_grads: Must be False (gradient histograms are not supported).
+      write_images: Whether to write the weights as images too (with `histogram_freq`): 2-D kernels
+        as one image (transposed to be wide), 3-D kernels as one image per output channel, biases
+        as a one-pixel-high image.
+      embeddings_freq: Must be 0 (the embedding projector is not supported).
+      embeddings_layer_names, embeddings_metadata, embeddings_data: Must be None.
+      update_freq: 'epoch', 'batch', or an integer number of samples between batch summaries.
+      profile_batch: Accepted; tensorweave has no profiler, so no profile is written.
 
     Raises:
-      NotImplementedError: For an `update_freq` other than 'epoch'.
+      NotImplementedError: For `write_grads`, `embeddings_freq` or embeddings arguments.
+      ValueError: For a bad `update_freq` or a negative `histogram_freq`.
     """
 
-    def __init__(self, log_dir="./logs", histogram_freq=0, write_graph=True, update_freq="epoch"):
+    def __init__(self, log_dir="./logs", histogram_freq=0, batch_size=32, write_graph=True, write_grads=False,
+                 write_images=False, embeddings_freq=0, embeddings_layer_names=None, embeddings_metadata=None,
+                 embeddings_data=None, update_freq="epoch", profile_batch=2):
         super().__init__()
-        if update_freq != "epoch":
-            raise NotImplementedError("TensorBoard only supports update_freq='epoch', got %r." % (update_freq,))
+        if write_grads:
+            raise NotImplementedError("TensorBoard(write_grads=True) is not supported: gradient histograms need "
+                                      "the validation data run with the gradients, which is not built.")
+        if embeddings_freq or embeddings_layer_names is not None or embeddings_metadata is not None or \
+                embeddings_data is not None:
+            raise NotImplementedError("TensorBoard embeddings (embeddings_freq and the embeddings_* arguments) "
+                                      "are not supported.")
+        if update_freq == "batch":
+            update_freq = 1
+        if update_freq != "epoch" and (isinstance(update_freq, bool) or not isinstance(update_freq, int) or
+                                       update_freq < 1):
+            raise ValueError("`update_freq` must be 'epoch', 'batch' or a positive integer, got %r."
+                             % (update_freq,))
+        if histogram_freq < 0:
+            raise ValueError("`histogram_freq` must be >= 0, got %r." % (histogram_freq,))
         self.log_dir = log_dir
         self.histogram_freq = histogram_freq
+        self.batch_size = batch_size
         self.write_graph = write_graph
+        self.write_grads = write_grads
+        self.write_images = write_images
+        self.embeddings_freq = embeddings_freq
         self.update_freq = update_freq
+        self.profile_batch = profile_batch
         self.writer = None
+        self.merged = None
+        self._merged_graph = None
+        self._samples_seen = 0
+        self._samples_seen_at_last_write = 0
+        self._total_batches_seen = 0
+
+    def _make_summary_ops(self, graph):
+        from ..ops.array_permute_ops import transpose
+        from ..ops.array_shape_ops import reshape, squeeze
+        from ..ops.summary_ops import histogram, image, merge
+        from . import backend as K
+        summaries = []
+        with graph.as_default(), graph.name_scope(None):
+            for layer in self.model.layers:
+                for weight in layer.weights:
+                    name = weight.name.replace(":", "_")
+                    summaries.append(histogram(name, weight, collections=[]))
+                    if not self.write_images:
+                        continue
+                    img = squeeze(weight)
+                    shape = K.int_shape(img)
+                    if len(shape) == 2:
+                        if shape[0] > shape[1]:
+                            img = transpose(img)
+                            shape = K.int_shape(img)
+                        img = reshape(img, [1, shape[0], shape[1], 1])
+                    elif len(shape) == 3:
+                        if K.image_data_format() == "channels_last":
+                            img = transpose(img, perm=[2, 0, 1])
+                            shape = K.int_shape(img)
+                        img = reshape(img, [shape[0], shape[1], shape[2], 1])
+                    elif len(shape) == 1:
+                        img = reshape(img, [1, shape[0], 1, 1])
+                    else:
+                        continue
+                    summaries.append(image(name, img, collections=[]))
+            self.merged = merge(summaries) if summaries else None
+        self._merged_graph = graph
+
+    def set_model(self, model):
+        self.model = model
+        self.merged = None
+        self._merged_graph = None
 
     def on_train_begin(self, logs=None):
         from ..summary import FileWriter
         from . import backend as K
         if self.writer is not None:
             self.writer.close()
-        graph = K.get_session().graph if self.write_graph else None
-        self.writer = FileWriter(self.log_dir, graph)
+        graph = K.get_session().graph
+        if self.histogram_freq and self._merged_graph is not graph:
+            self._make_summary_ops(graph)
+        self.writer = FileWriter(self.log_dir, graph if self.write_graph else None)
 
-    def _write_histograms(self, epoch):
-        from ..summary import HistogramProto, Summary
-        from . import backend as K
-        weights = list(self.model.weights)
+    def _write_scalars(self, step, logs):
+        from ..summary import Summary
         summary = Summary()
-        for w, value in zip(weights, K.batch_get_value(weights)):
-            value = np.asarray(value, dtype=np.float64).ravel()
-            counts, edges = np.histogram(value, bins=30) if value.size else (np.zeros(0), np.zeros(1))
-            hist = HistogramProto(min=float(value.min()) if value.size else 0.0,
-                                  max=float(value.max()) if value.size else 0.0, num=float(value.size),
-                                  sum=float(value.sum()), sum_squares=float(np.sum(value * value)))
-            hist.bucket_limit.extend([float(e) for e in edges[1:]])
-            hist.bucket.extend([float(c) for c in counts])
-            summary.value.add(tag=w.name.replace(":", "_"), histo=hist)
-        self.writer.add_summary(summary, epoch)
+        for name, value in logs.items():
+            summary.value.add(tag=name, simple_value=float(np.asarray(value).item()))
+        self.writer.add_summary(summary, step)
+        self.writer.flush()
+
+    def on_batch_end(self, batch, logs=None):
+        logs = logs or {}
+        self._samples_seen += logs.get("size", 1)
+        if self.update_freq != "epoch" and \
+                self._samples_seen - self._samples_seen_at_last_write >= self.update_freq:
+            self._write_scalars(self._total_batches_seen, {"batch_" + k: v for k, v in logs.items()
+                                                           if k not in ("batch", "size", "num_steps")})
+            self._samples_seen_at_last_write = self._samples_seen
+        self._total_batches_seen += 1
 
     def on_epoch_end(self, epoch, logs=None):
-        from ..summary import Summary
+        from . import backend as K
         logs = logs or {}
-        if self.histogram_freq and epoch % self.histogram_freq == 0:
-            self._write_histograms(epoch)
-        for name, value in logs.items():
-            if name in ("batch", "size", "num_steps"):
-                continue
-            summary = Summary()
-            summary.value.add(tag=name, simple_value=float(np.asarray(value).item()))
-            self.writer.add_summary(summary, epoch)
-        self.writer.flush()
+        step = epoch if self.update_freq == "epoch" else self._samples_seen
+        self._write_scalars(step, {"epoch_" + k: v for k, v in logs.items()
+                                   if k not in ("batch", "size", "num_steps")})
+        if self.histogram_freq and epoch % self.histogram_freq == 0 and self.merged is not None:
+            self.writer.add_summary(K.get_session().run(self.merged), epoch)
+            self.writer.flush()
 
     def on_train_end(self, logs=None):
         if self.writer is not None:

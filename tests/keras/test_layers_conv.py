@@ -123,8 +123,9 @@ def test_error_paths():
         L.Conv1D(2, 3)(tf.placeholder(tf.float32, [None, 5, 5, 1]))
     with pytest.raises(ValueError, match="padding"):
         L.Conv2D(2, 3, padding="full")
-    with pytest.raises(NotImplementedError, match="channels_last"):
-        L.Conv2D(2, 3, data_format="channels_first")
+    with pytest.raises(ValueError, match='The `data_format` argument must be one of "channels_first", '
+                                         '"channels_last". Received: NCHW'):
+        L.Conv2D(2, 3, data_format="NCHW")
     with pytest.raises(ValueError, match="defined dimension"):
         L.BatchNormalization()(tf.placeholder(tf.float32, [None, None]))
 
@@ -160,5 +161,8 @@ def test_other_layers_train_and_sequential_config_round_trip():
 
 
 def test_embedding_mask_zero_is_not_silently_ignored():
-    with pytest.raises(NotImplementedError, match="mask_zero=True"):
-        keras.layers.Embedding(10, 3, mask_zero=True)
+    # Masks themselves are tested in test_layers_recurrent.py.
+    ids = keras.Input((3,), dtype="int32")
+    layer = keras.layers.Embedding(10, 3, mask_zero=True)
+    layer(ids)
+    assert layer.compute_mask(ids) is not None

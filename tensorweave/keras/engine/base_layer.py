@@ -2,6 +2,7 @@
 
 import inspect
 import re
+import weakref
 
 import numpy as np
 
@@ -25,6 +26,29 @@ def unique_layer_name(base):
     """Returns `base`, then `base_1`, `base_2`, ... within the current graph."""
     uid = K.get_uid(base)
     return base if uid == 1 else "%s_%d" % (base, uid - 1)
+
+
+# tensor -> its Keras mask (Keras sets `tensor._keras_mask`; tensorweave tensors have no `__dict__`).
+_KERAS_MASKS = weakref.WeakKeyDictionary()
+
+
+def get_keras_mask(tensor):
+    """Returns the Keras mask a layer attached to `tensor` (Keras' `tensor._keras_mask`), or None."""
+    try:
+        return _KERAS_MASKS.get(tensor)
+    except TypeError:
+        return None
+
+
+def set_keras_mask(tensor, mask):
+    """Attaches the Keras mask `mask` (or None) to `tensor`."""
+    try:
+        if mask is None:
+            _KERAS_MASKS.pop(tensor, None)
+        else:
+            _KERAS_MASKS[tensor] = mask
+    except TypeError:
+        pass
 
 
 def keras_history(tensor):
@@ -192,6 +216,7 @@ class Layer:
         self.trainable = trainable
         self.built = False
         self.supports_masking = False
+        self._compute_output_and_mask_jointly = False
         self.stateful = False
         self.input_spec = None
         self._trainable_weights = []
@@ -372,6 +397,41 @@ class Layer:
         """Returns the output shape for `input_shape` (the base: unchanged)."""
         return input_shape
 
+    def compute_mask(self, inputs, mask=None):
+        """Returns the output mask(s) for `inputs` and their `mask`.
+
+        The base carries `mask` over when the layer `supports_masking`, and returns None otherwise.
+
+        Raises:
+          TypeError: If the layer does not support masking and a mask is given.
+        """
+        if not self.supports_masking:
+            if any(m is not None for m in _flatten(mask)):
+                raise TypeError("Layer " + self.name + " does not support masking, but was passed an "
+                                "input_mask: " + str(mask))
+            return None
+        return mask
+
+    def _collect_input_masks(self, inputs):
+        masks = [get_keras_mask(x) for x in _flatten(inputs)]
+        if all(m is None for m in masks):
+            return None
+        return masks if isinstance(inputs, (list, tuple)) else masks[0]
+
+    def _set_mask_metadata(self, inputs, outputs, input_masks, computed):
+        flat_outputs = [t for t in _flatten(outputs)]
+        if self._compute_output_and_mask_jointly or (computed and all(m is not None for m in computed)):
+            flat_masks = computed
+        elif self.supports_masking or type(self).compute_mask is not Layer.compute_mask:
+            flat_masks = _flatten(self.compute_mask(inputs, input_masks))
+            if len(flat_masks) != len(flat_outputs):
+                flat_masks = [None] * len(flat_outputs)
+        else:
+            flat_masks = [None] * len(flat_outputs)
+        for out, mask in zip(flat_outputs, flat_masks):
+            if tf.is_tensor(out):
+                set_keras_mask(out, mask)
+
     def add_weight(self, name, shape, dtype=None, initializer=None, regularizer=None, trainable=True,
                    constraint=None, **kwargs):
         """Creates a weight variable `<layer name>/<name>` and tracks it.
@@ -468,7 +528,13 @@ class Layer:
                     self._initial_weights = None
             if "mask" in kwargs and "mask" not in self._call_fn_args:
                 kwargs.pop("mask")
-            outputs = self.call(inputs, *args, **kwargs)
+            # The inputs' masks go to `call` (not to the node's recorded arguments).
+            input_masks = kwargs["mask"] if "mask" in kwargs else self._collect_input_masks(inputs)
+            call_kwargs = dict(kwargs)
+            if "mask" in self._call_fn_args and "mask" not in kwargs:
+                call_kwargs["mask"] = input_masks
+            outputs = self.call(inputs, *args, **call_kwargs)
+            computed_masks = [get_keras_mask(t) if tf.is_tensor(t) else None for t in _flatten(outputs)]
             # An input returned unchanged gets a new tensor, so that its history stays its own.
             input_ids = {id(t) for t in _flatten(inputs)}
             if isinstance(outputs, (list, tuple)):
@@ -481,6 +547,7 @@ class Layer:
                         loss = self.activity_regularizer(out)
                         size = tf.cast(tf.shape(out)[0], loss.dtype)
                         self.add_loss(loss / size)
+            self._set_mask_metadata(inputs, outputs, input_masks, computed_masks)
         self._add_inbound_node(inputs, outputs, kwargs)
         return outputs
 

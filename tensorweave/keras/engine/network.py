@@ -2,7 +2,16 @@
 
 from .. import _tf as tf
 from .. import backend as K
-from .base_layer import Layer, Node, _flatten, keras_history, to_snake_case, unique_layer_name
+from .base_layer import (
+    Layer,
+    Node,
+    _flatten,
+    get_keras_mask,
+    keras_history,
+    set_keras_mask,
+    to_snake_case,
+    unique_layer_name,
+)
 
 
 class Network(Layer):
@@ -33,6 +42,7 @@ class Network(Layer):
             name = unique_layer_name(base)
         super().__init__(name=name, trainable=trainable, **kwargs)
         self._is_graph_network = False
+        self._compute_output_and_mask_jointly = True
         self.inputs = []
         self.outputs = []
         self._network_nodes = []
@@ -132,6 +142,12 @@ class Network(Layer):
                 return layer
         raise ValueError("No such layer: " + name)
 
+    def reset_states(self):
+        """Resets the states of the model's stateful layers (stateful RNNs)."""
+        for layer in self.layers:
+            if hasattr(layer, "reset_states") and getattr(layer, "stateful", False):
+                layer.reset_states()
+
     @property
     def state_updates(self):
         """Updates of stateful layers."""
@@ -164,14 +180,26 @@ class Network(Layer):
         """
         if not self._is_graph_network:
             raise NotImplementedError("When subclassing the `Model` class, you should implement a `call` method.")
-        return self._run_internal_graph(inputs, training=training)
+        return self._run_internal_graph(inputs, training=training, mask=mask)
 
-    def _run_internal_graph(self, inputs, training=None):
+    def compute_mask(self, inputs, mask):
+        """The output masks of a functional model for `inputs` and their `mask` (runs the graph)."""
+        if not self._is_graph_network:
+            return None
+        outputs = self._run_internal_graph(inputs, mask=mask)
+        masks = [get_keras_mask(x) for x in _flatten(outputs)]
+        return masks if isinstance(self._nested_outputs, (list, tuple)) else masks[0]
+
+    def _run_internal_graph(self, inputs, training=None, mask=None):
         flat_in = _flatten(inputs)
         if len(flat_in) != len(self.inputs):
             raise ValueError("Model " + self.name + " expects " + str(len(self.inputs)) + " input(s), but it "
                              "received " + str(len(flat_in)) + " input tensors.")
         mapping = {id(ref): x for ref, x in zip(self.inputs, flat_in)}
+        if mask is not None:
+            for x, m in zip(flat_in, _flatten(mask)):
+                if m is not None:
+                    set_keras_mask(x, m)
 
         def lookup(x):
             if isinstance(x, (list, tuple)):
@@ -363,3 +391,72 @@ class Network(Layer):
         print_fn("Trainable params: {:,}".format(trainable))
         print_fn("Non-trainable params: {:,}".format(non_trainable))
         print_fn("_" * line_length)
+
+    # ---- saving (tensorweave/keras/saving) ----------------------------------------------------
+    def save(self, filepath, overwrite=True, include_optimizer=True, save_format=None):
+        """Saves the model (config, weights, compile arguments, optimizer state) to an HDF5 file.
+
+        As in TF 1.x, the format is HDF5 whatever the extension; see `tf.keras.models.save_model`.
+
+        Args:
+          filepath: The file's path, or an open `h5py.File`.
+          overwrite: Whether to replace an existing file without asking.
+          include_optimizer: Whether to save the training config and the optimizer's state.
+          save_format: None or 'h5' ('tf', SavedModel, is not supported).
+
+        Raises:
+          ImportError: Without h5py (`pip install 'tensorweave[keras]'`).
+          NotImplementedError: For a subclassed model or save_format='tf'.
+        """
+        from ..saving import save as saving
+        saving.save_model(self, filepath, overwrite, include_optimizer, save_format)
+
+    def save_weights(self, filepath, overwrite=True, save_format=None):
+        """Saves the weights: HDF5 for `.h5`/`.keras`/`.hdf5` paths or save_format='h5', else a TF
+        checkpoint with tf.keras' object-based keys (`layer_with_weights-0/kernel/.ATTRIBUTES/...`, and
+        the object graph TF needs, and the optimizer's state), which tf-keras reads.
+
+        Args:
+          filepath: The HDF5 file's path or the checkpoint prefix.
+          overwrite: Whether to replace an existing file without asking.
+          save_format: None, 'h5' or 'tf'.
+
+        Raises:
+          ImportError: Without h5py for HDF5 (`pip install 'tensorweave[keras]'`).
+          ValueError: For save_format='tf' with an HDF5 path, or an unknown format.
+        """
+        from ..saving import save as saving
+        saving.save_weights(self, filepath, overwrite, save_format)
+
+    def load_weights(self, filepath, by_name=False, skip_mismatch=False):
+        """Loads weights from an HDF5 file (weights or whole model) or a TF checkpoint.
+
+        Args:
+          filepath: The HDF5 file's path or the checkpoint prefix.
+          by_name: HDF5 only: load into the layers of the same name instead of by topology.
+          skip_mismatch: With `by_name`, skip layers whose weight count or shapes differ.
+
+        A TF checkpoint's optimizer state is restored when the model is compiled.
+
+        Returns:
+          For a TF checkpoint, a status object (`assert_consumed()`, `expect_partial()`, ...); else None.
+
+        Raises:
+          ImportError: Without h5py for HDF5 (`pip install 'tensorweave[keras]'`).
+          NotImplementedError: For by_name=True with a TF checkpoint.
+          ValueError: If the saved layers or weights do not fit the model.
+        """
+        from ..saving import save as saving
+        return saving.load_weights(self, filepath, by_name, skip_mismatch)
+
+    def to_json(self, **kwargs):
+        """Returns the model's config as JSON: `{'class_name', 'config', 'keras_version', 'backend'}`.
+
+        Args:
+          **kwargs: Passed to `json.dumps`.
+
+        Raises:
+          NotImplementedError: For subclassed models.
+        """
+        from ..saving import save as saving
+        return saving.model_to_json(self, **kwargs)

@@ -1,4 +1,4 @@
-"""Core Keras layers: Dense, Activation, Dropout, Flatten, Reshape, Permute, RepeatVector, Lambda."""
+"""Core Keras layers: Dense, Activation, Dropout, Flatten, Reshape, Permute, RepeatVector, Lambda, Masking."""
 
 import numpy as np
 
@@ -377,6 +377,39 @@ class Lambda(Layer):
         if output_shape_type == "lambda":
             config["output_shape"] = _func_load(config["output_shape"])
         return cls(**config)
+
+
+class Masking(Layer):
+    """Masks the time steps whose features all equal `mask_value`: it zeroes them and outputs a mask
+    `(batch, time)` that mask-consuming layers downstream (e.g. recurrent layers) skip.
+
+    Args:
+      mask_value: The padding value.
+    """
+
+    def __init__(self, mask_value=0., **kwargs):
+        super().__init__(**kwargs)
+        self.supports_masking = True
+        self.mask_value = mask_value
+
+    def compute_mask(self, inputs, mask=None):
+        from ...ops.math_binary_ops import not_equal
+        from ...ops.math_reduce_ops import reduce_any
+        return reduce_any(not_equal(inputs, tf.cast(self.mask_value, inputs.dtype)), axis=-1)
+
+    def call(self, inputs):
+        from ...ops.math_binary_ops import not_equal
+        from ...ops.math_reduce_ops import reduce_any
+        keep = reduce_any(not_equal(inputs, tf.cast(self.mask_value, inputs.dtype)), axis=-1, keepdims=True)
+        return inputs * tf.cast(keep, inputs.dtype)
+
+    def compute_output_shape(self, input_shape):
+        return input_shape
+
+    def get_config(self):
+        config = super().get_config()
+        config["mask_value"] = self.mask_value
+        return config
 
 
 def _func_dump(func):

@@ -1,5 +1,6 @@
 """The Embedding layer."""
 
+from ...ops.math_binary_ops import not_equal
 from .. import _tf as tf
 from ..engine.base_layer import Layer
 from .core import _serialize
@@ -12,20 +13,15 @@ class Embedding(Layer):
       input_dim: Vocabulary size (largest index + 1).
       output_dim: Embedding size.
       embeddings_initializer, embeddings_regularizer, activity_regularizer, embeddings_constraint: As in `Dense`.
-      mask_zero: Must be False: masking is not implemented yet.
+      mask_zero: Whether index 0 is padding: the layer then outputs a mask `inputs != 0` that
+        mask-consuming layers downstream (e.g. recurrent layers) use.
       input_length: Optional fixed sequence length.
-
-    Raises:
-      NotImplementedError: If `mask_zero` is True.
     """
 
     def __init__(self, input_dim, output_dim, embeddings_initializer="uniform", embeddings_regularizer=None,
                  activity_regularizer=None, embeddings_constraint=None, mask_zero=False, input_length=None,
                  **kwargs):
         from .. import constraints, initializers, regularizers
-        if mask_zero:
-            raise NotImplementedError("Embedding(mask_zero=True): masks are not implemented in tensorweave's "
-                                      "tf.keras yet.")
         if "input_shape" not in kwargs and "batch_input_shape" not in kwargs:
             kwargs["input_shape"] = (input_length,) if input_length is not None else (None,)
         kwargs.setdefault("dtype", "float32")
@@ -36,6 +32,7 @@ class Embedding(Layer):
         self.embeddings_regularizer = regularizers.get(embeddings_regularizer)
         self.embeddings_constraint = constraints.get(embeddings_constraint)
         self.mask_zero = mask_zero
+        self.supports_masking = mask_zero
         self.input_length = input_length
 
     def build(self, input_shape):
@@ -49,6 +46,11 @@ class Embedding(Layer):
         if inputs.dtype.base_dtype.name not in ("int32", "int64"):
             inputs = tf.cast(inputs, "int32")
         return tf.nn.embedding_lookup(self.embeddings, inputs)
+
+    def compute_mask(self, inputs, mask=None):
+        if not self.mask_zero:
+            return None
+        return not_equal(inputs, 0)
 
     def compute_output_shape(self, input_shape):
         return tf.TensorShape(input_shape).concatenate([self.output_dim])

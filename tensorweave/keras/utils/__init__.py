@@ -11,6 +11,8 @@ from tensorweave.keras.utils.generic_utils import Progbar
 from tensorweave.keras.utils.generic_utils import serialize_keras_object
 from tensorweave.keras.utils.np_utils import normalize
 from tensorweave.keras.utils.np_utils import to_categorical
+from tensorweave.keras.utils.vis_utils import model_to_dot
+from tensorweave.keras.utils.vis_utils import plot_model
 
 __all__ = [
     "CustomObjectScope",
@@ -20,7 +22,9 @@ __all__ = [
     "deserialize_keras_object",
     "get_custom_objects",
     "get_file",
+    "model_to_dot",
     "normalize",
+    "plot_model",
     "serialize_keras_object",
     "to_categorical",
     "validate_file",

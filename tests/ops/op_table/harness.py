@@ -37,7 +37,8 @@ gates coverage: every registered op type needs a row or an entry in `exemptions.
   known static output shape, so rows whose output shape is only known at run time wrap `fn`'s
   output in a static `tf.reshape`.
 - `eager`: compare the op run eagerly (`context.eager_mode()`, on constants) with the graph values,
-  bit for bit, on the regular and special inputs of every dtype. False only with a `note`.
+  bit for bit, on the regular and special inputs of every dtype, on a first call and on a second
+  one that takes the direct dispatch path (cached inference). False only with a `note`.
 - `rtol`/`atol`: numbers, or dicts {dtype: number}; missing ones default per dtype (`TOL`).
 - Static shapes: the forward check feeds placeholders of known shape: the static shape must equal
   the runtime one and, if `static_known`, be fully known. The `shapes` check also feeds
@@ -336,14 +337,18 @@ def check_eager(row, _dtype=None):
         for k, arrays in enumerate([row.make_inputs(dtype)] + row.special_cases(dtype)):
             what = "%s %s eager case %d" % (row.name, _dtname(dtype), k)
             want = _graph_values(row, arrays)
-            with _context.eager_mode():
-                out = _as_list(row.fn(*[tf.constant(a) for a in arrays]))
-                got = [np.asarray(t.numpy()) for t in out]
-            assert len(got) == len(want), what
-            for i, (v, w) in enumerate(zip(got, want)):
-                assert v.dtype == w.dtype and v.shape == w.shape, "%s: output %d: eager %s%s, graph %s%s" % (
-                    what, i, v.dtype, v.shape, w.dtype, w.shape)
-                np.testing.assert_array_equal(v, w, err_msg="%s: output %d eager != graph" % (what, i))
+            # Twice, each in a fresh eager context (random streams restart): the second call finds
+            # the op's inference cached and takes eager.execute.run's direct path.
+            for attempt in ("first", "cached"):
+                with _context.eager_mode():
+                    out = _as_list(row.fn(*[tf.constant(a) for a in arrays]))
+                    got = [np.asarray(t.numpy()) for t in out]
+                assert len(got) == len(want), what
+                for i, (v, w) in enumerate(zip(got, want)):
+                    assert v.dtype == w.dtype and v.shape == w.shape, "%s (%s call): output %d: eager %s%s, graph " \
+                        "%s%s" % (what, attempt, i, v.dtype, v.shape, w.dtype, w.shape)
+                    np.testing.assert_array_equal(v, w, err_msg="%s (%s call): output %d eager != graph" % (
+                        what, attempt, i))
 
 
 def check_grad(row, _dtype=None):

@@ -110,7 +110,16 @@ def imperative_grad(tp, targets, sources, output_gradients=None, unconnected_gra
         for j, t in enumerate(op._outputs):
             if out_grads[j] is None and (t.dtype.is_floating or t.dtype.is_complex):
                 out_grads[j] = core_ops.zeros_like(t)
-        result = fn(op, *out_grads)
+        # As tf.gradients: inputs that depend on no source get no gradient computed.
+        skip = tuple(k for k, iid in enumerate(e.in_ids) if iid not in reach)
+        if skip:
+            ops._skip_input_indices[op] = skip
+            try:
+                result = fn(op, *out_grads)
+            finally:
+                del ops._skip_input_indices[op]
+        else:
+            result = fn(op, *out_grads)
         result = list(result) if isinstance(result, (list, tuple)) else [result]
         if len(result) != len(e.in_ids):
             raise ValueError("Num gradients %d generated for op %s do not match num inputs %d"

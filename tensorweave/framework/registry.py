@@ -21,7 +21,9 @@ An op module declares a type with `register_op`:
 - `inline` (optional, pure ops): a Python expression template equal to the kernel, e.g.
   `"({0} + {1})"` for a kernel `lambda xp, x, y: x + y`, or a function of the op returning one
   (or None); the compiled plan writes it in place of the call (an iteration of a scalar loop body
-  is mostly such calls). Attributes are not passed to it.
+  is mostly such calls). Attributes are not passed to it. An inline may also be a pair
+  `(template, {name: value})`: the plan binds each value as a global the template names `{name}`
+  (helpers such as a division-by-zero check, dtype constants).
 - A `specialize` of a stateful op returns a kernel `(ctx, op, *inputs that are not constant)`
   with its attributes bound.
 

@@ -75,7 +75,17 @@ def _select_grad(op, grad):
     return [None, ops.apply_op("Select", [c, grad, zeros]), ops.apply_op("Select", [c, zeros, grad])]
 
 
-register_op("Select", infer=_select_infer, kernel=_select_kernel, grad=_select_grad, gpu=True)
+def _select_inline(op):
+    """The kernel's `t if condition else e` for a scalar condition, when the static shapes of `t`
+    and `e` are defined and equal (the kernel's shape check passes)."""
+    cond, t, e = op._inputs
+    dims = t._shape._dims
+    if cond._shape._dims != () or dims is None or None in dims or e._shape._dims != dims:
+        return None
+    return "({1} if {0} else {2})"
+
+
+register_op("Select", infer=_select_infer, kernel=_select_kernel, grad=_select_grad, gpu=True, inline=_select_inline)
 
 
 def _broadcast_dims(a, b):
@@ -131,7 +141,8 @@ def _select_v2_grad(op, grad):
 
 
 register_op("SelectV2", infer=_select_v2_infer, kernel=_select_v2_kernel, grad=_select_v2_grad, gpu=True,
-            elementwise=True)
+            elementwise=True,  # on scalars xp.where is a choice between the two values
+            inline=lambda op: "({1} if {0} else {2})" if all(t._shape._dims == () for t in op._inputs) else None)
 
 
 def _condition(value):

@@ -1,6 +1,8 @@
 """Math ops: element-wise binary arithmetic with broadcasting (add, subtract, multiply, the
 divisions, pow, maximum/minimum, ...), comparisons and logical ops."""
 
+import numpy as np
+
 from ..framework import dtypes, errors, ops
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.registry import NO_GRADIENT, register_op
@@ -192,7 +194,127 @@ def _add_kernel(xp, x, y):
 # mean the same ufunc: on NumPy scalars they take a fast path (~30 ns instead of ~1 us).
 _OPERATOR_EXPR = {"Add": "({0} + {1})", "AddV2": "({0} + {1})", "Sub": "({0} - {1})", "Mul": "({0} * {1})",
                   "Less": "({0} < {1})", "LessEqual": "({0} <= {1})", "Greater": "({0} > {1})",
-                  "GreaterEqual": "({0} >= {1})"}
+                  "GreaterEqual": "({0} >= {1})", "LogicalAnd": "({0} & {1})", "LogicalOr": "({0} | {1})"}
+
+
+# ---- inline expressions of the divisions, min/max and comparisons ----------------------------
+# The compiled plan writes these instead of the kernel call (a while loop's body over scalars is
+# mostly such ops). Each equals its kernel: same values, dtype and errors. An expression with a
+# Python conditional needs scalar inputs (NumPy scalars or 0-d arrays): it is given only when every
+# input is statically a scalar, otherwise the kernel runs.
+def _scalar_inputs(op):
+    return all(t._shape._dims == () for t in op._inputs)
+
+
+def _int_division_by_zero():
+    raise errors.InvalidArgumentError(None, None, "Integer division by zero")  # as _check_int_divisor
+
+
+def _truncate_div_int(x, y):
+    """C's integer `x / y` (toward zero) of two integer scalars, as `_truncate_div_kernel`."""
+    if not y:
+        _int_division_by_zero()
+    q = x // y
+    if (x < 0) ^ (y < 0) and q * y != x:  # `^`: NumPy's bools have no fast `!=`
+        q += 1
+    return q
+
+
+def _truncate_mod_int(x, y):
+    """C's integer `x % y` (the sign of `x`) of two integer scalars, as `_truncate_mod_kernel`."""
+    if not y:
+        _int_division_by_zero()
+    r = x % y  # the sign of y; |r| < |y|, so r - y cannot overflow
+    if r and (x < 0) ^ (y < 0):
+        r -= y
+    return r
+
+
+_ZERO = {"zero": _int_division_by_zero}
+
+
+def _kind(op):
+    """The inputs' type as a NumPy dtype kind ("f", "i" for all integers, "c", "b"), or None."""
+    dt = op._inputs[0]._dtype
+    if dt.is_quantized:
+        return None
+    return "f" if dt.is_floating else "i" if dt.is_integer else "c" if dt.is_complex else "b" if dt.is_bool else None
+
+
+def _floor_div_inline(op):
+    kind = _kind(op)
+    if kind == "f":
+        return "XP.floor({0} / {1})"
+    if kind == "i" and _scalar_inputs(op):
+        return "({0} // {1} if {1} else {zero}())", _ZERO
+    return None
+
+
+def _floor_mod_inline(op):
+    kind = _kind(op)
+    if not _scalar_inputs(op):
+        return None
+    if kind == "i":
+        return "({0} % {1} if {1} else {zero}())", _ZERO
+    if kind == "f":
+        # NumPy's scalar `%` is the kernel's floor-mod except for a zero result, which takes the
+        # sign of y there and fmod's (x's) here; a zero result means x is finite, so x * 0 is it.
+        return "({0} % {1} or {0} * 0)"
+    return None
+
+
+def _truncate_div_inline(op):
+    kind = _kind(op)
+    if kind == "f":
+        return "XP.trunc({0} / {1})"
+    if kind == "i" and _scalar_inputs(op):
+        return "{div}({0}, {1})", {"div": _truncate_div_int}
+    return None
+
+
+def _truncate_mod_inline(op):
+    kind = _kind(op)
+    if kind == "f" and op._inputs[0]._dtype is not dtypes.float16:  # no float16 kernel in TF
+        return "XP.fmod({0}, {1})"
+    if kind == "i" and _scalar_inputs(op):
+        return "{mod}({0}, {1})", {"mod": _truncate_mod_int}
+    return None
+
+
+def _real_div_inline(op):
+    return "({0} / {1})" if _kind(op) in ("f", "c") else None  # integers: no kernel (the kernel raises)
+
+
+def _max_min_inline(ufunc, compare):
+    def inline(op):
+        if not _scalar_inputs(op):
+            return "XP.%s({0}, {1})" % ufunc
+        if _kind(op) != "f":
+            return "({0} if {0} %s {1} else {1})" % compare
+        # As the ufunc: a NaN operand is the result, and of equal values (zeros of two signs) the
+        # ufunc returns y, except for float16 (computed in float32), where it returns x.
+        takes_x = compare + "=" if op._inputs[0]._dtype is dtypes.float16 else compare
+        return "({0} if {0} %s {1} or {0} != {0} else {1})" % takes_x
+    return inline
+
+
+def _equality_inline(operator):
+    template = "({0} %s {1})" % operator
+    xor = "({0} ^ {1})" if operator == "!=" else ("({0} ^ {1} ^ {true})", {"true": np.True_})
+
+    def inline(op):
+        kind = _kind(op)
+        if kind == "b":  # NumPy's bool scalars compare through the ufunc (~1 us), `^` is fast
+            return xor
+        # String tensors are object arrays: their `==` is not always the ufunc's element-wise one.
+        return template if kind in ("i", "f", "c") else None
+    return inline
+
+
+_INLINE = dict(_OPERATOR_EXPR, FloorDiv=_floor_div_inline, FloorMod=_floor_mod_inline,
+               TruncateDiv=_truncate_div_inline, TruncateMod=_truncate_mod_inline, RealDiv=_real_div_inline,
+               Maximum=_max_min_inline("maximum", ">"), Minimum=_max_min_inline("minimum", "<"),
+               Equal=_equality_inline("=="), NotEqual=_equality_inline("!="))
 for _op_type, _kernel, _grad in [
         ("Add", _add_kernel, _add_grad),
         ("AddV2", _add_kernel, _add_grad),
@@ -209,7 +331,7 @@ for _op_type, _kernel, _grad in [
         ("Minimum", lambda xp, x, y: xp.minimum(x, y), _minimum_grad),
         ("SquaredDifference", _squared_difference_kernel, _squared_difference_grad),
         ("Atan2", lambda xp, y, x: xp.arctan2(y, x), _atan2_grad)]:
-    register_op(_op_type, infer=_broadcast_infer, kernel=_kernel, grad=_grad, inline=_OPERATOR_EXPR.get(_op_type),
+    register_op(_op_type, infer=_broadcast_infer, kernel=_kernel, grad=_grad, inline=_INLINE.get(_op_type),
                 gpu=True, elementwise=True, transcendental=_op_type in _TRANSCENDENTAL)
 
 
@@ -427,7 +549,7 @@ for _op_type, _kernel in [
         ("GreaterEqual", lambda xp, x, y: x >= y),
         ("LogicalAnd", lambda xp, x, y: xp.logical_and(x, y)),
         ("LogicalOr", lambda xp, x, y: xp.logical_or(x, y))]:
-    register_op(_op_type, infer=_compare_infer, kernel=_kernel, grad=NO_GRADIENT, inline=_OPERATOR_EXPR.get(_op_type),
+    register_op(_op_type, infer=_compare_infer, kernel=_kernel, grad=NO_GRADIENT, inline=_INLINE.get(_op_type),
                 gpu=True, elementwise=True)
 
 

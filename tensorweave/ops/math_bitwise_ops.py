@@ -24,7 +24,19 @@ def _right_shift_kernel(xp, x, y):
     return xp.right_shift(x, _clamped_shift(xp, x, y))  # arithmetic for signed types, as TF's
 
 
-_BITWISE_EXPR = {"BitwiseAnd": "({0} & {1})", "BitwiseOr": "({0} | {1})", "BitwiseXor": "({0} ^ {1})"}
+def _shift_inline(operator):
+    """The shift of scalars with the amount clamped as `_clamped_shift` does (in a conditional: the
+    clamped amount is `y` itself or a Python int, which keeps `x`'s dtype)."""
+    def inline(op):
+        if not all(t._shape._dims == () for t in op._inputs):
+            return None
+        top = op._inputs[0]._dtype.size * 8 - 1
+        return "({0} %s ({1} if 0 <= {1} <= %d else 0 if {1} < 0 else %d))" % (operator, top, top)
+    return inline
+
+
+_BITWISE_EXPR = {"BitwiseAnd": "({0} & {1})", "BitwiseOr": "({0} | {1})", "BitwiseXor": "({0} ^ {1})",
+                 "LeftShift": _shift_inline("<<"), "RightShift": _shift_inline(">>")}
 for _op_type, _kernel in [
         ("BitwiseAnd", lambda xp, x, y: x & y),
         ("BitwiseOr", lambda xp, x, y: x | y),

@@ -319,7 +319,12 @@ def _static_shape(group, name, env):
 def _kernel_call(env, pos, op, args):
     """Source of one kernel call: the raw kernel with the device module (or session state and op)
     and attributes passed as named constants, which calls faster than a functools.partial.
-    A variable read is inlined as a lookup (a KeyError there means uninitialized)."""
+    A variable read is inlined as a lookup (a KeyError there means uninitialized).
+
+    An op's `inline` (a template or the function of the op returning one) is written instead of
+    the call: a format string whose positional fields are the arguments, or a pair
+    `(template, {name: value})` whose `{name}` fields name the values (helper functions, dtypes)
+    bound in `env` for the step, so the runtime needs to know no op's helpers."""
     d = op._op_def
     if d.variable_read:
         env["VARS"] = env["CTX"].variables
@@ -332,9 +337,15 @@ def _kernel_call(env, pos, op, args):
         head = ["XP%d" % pos if "XP%d" % pos in env else "XP"]
         inline = d.inline(op) if callable(d.inline) else d.inline
         if inline is not None and not bound:
+            names = {}
+            if type(inline) is tuple:  # (template, {name: value}): the template's {name} fields are values
+                inline, values = inline
+                for name, value in values.items():
+                    names[name] = "H%d_%s" % (pos, name)
+                    env[names[name]] = value
             if all(t._shape._dims == () for a, t in zip(args, op._inputs) if a[0] != "C"):
                 args = [_scalar_const(a, env) for a in args]
-            return inline.format(*args)
+            return inline.format(*args, **names)
     if d.specialize is not None and not bound and any(a[0] == "C" for a in args):
         k = d.specialize(op, [env[a] if a[0] == "C" else NOT_CONSTANT for a in args])
         if k is not None:

@@ -13,7 +13,8 @@ from ..train import (CheckpointSaverHook, CheckpointSaverListener, FeedFnHook, F
                      GlobalStepWaiterHook, LoggingTensorHook, NanLossDuringTrainingError, NanTensorHook, ProfilerHook,
                      SecondOrStepTimer, SessionRunArgs, SessionRunContext, SessionRunHook, SessionRunValues,
                      StepCounterHook, StopAtStepHook, SummarySaverHook, VocabInfo)
-from .canned import (BaselineClassifier, BaselineRegressor, DNNClassifier, DNNLinearCombinedClassifier,  # noqa: E402
+from .canned import (BaselineClassifier, BaselineRegressor, BoostedTreesClassifier,  # noqa: E402
+                     BoostedTreesRegressor, DNNClassifier, DNNLinearCombinedClassifier,
                      DNNLinearCombinedRegressor, DNNRegressor, LinearClassifier, LinearRegressor, WarmStartSettings)
 from .canned.parsing_utils import classifier_parse_example_spec, regressor_parse_example_spec  # noqa: E402
 from .exporter import BestExporter, Exporter, FinalExporter, LatestExporter  # noqa: E402
@@ -22,7 +23,8 @@ from .pandas_io import pandas_input_fn as _pandas_input_fn  # noqa: E402
 from .training import EvalSpec, TrainSpec, train_and_evaluate  # noqa: E402
 
 inputs.pandas_input_fn = _pandas_input_fn
-__all__ += ["BaselineClassifier", "BaselineRegressor", "BestExporter", "CheckpointSaverHook", "CheckpointSaverListener",
+__all__ += ["BaselineClassifier", "BaselineRegressor", "BestExporter", "BoostedTreesClassifier",
+            "BoostedTreesRegressor", "CheckpointSaverHook", "CheckpointSaverListener",
             "DNNClassifier", "DNNLinearCombinedClassifier", "DNNLinearCombinedRegressor", "DNNRegressor", "EvalSpec",
             "Exporter", "FeedFnHook", "FinalExporter", "FinalOpsHook", "GlobalStepWaiterHook", "LatestExporter",
             "LinearClassifier", "LinearRegressor", "LoggingTensorHook", "NanLossDuringTrainingError", "NanTensorHook",

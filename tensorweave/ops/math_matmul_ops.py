@@ -9,6 +9,8 @@ import numpy as np
 from ..framework import dtypes, errors, ops
 from ..framework.constant_op import constant
 from ..framework.registry import register_op
+from ..kernels.shard import shard
+from ..platform import threads
 from . import core_ops
 from .math_binary_ops import _needed, add, equal, less, multiply
 from .math_helpers import (
@@ -59,7 +61,20 @@ def _matmul_kernel(xp, a, b, transpose_a, transpose_b):
     if a.shape[0 if transpose_a else 1] != b.shape[1 if transpose_b else 0]:
         raise errors.InvalidArgumentError(None, None, "Matrix size-incompatible: In[0]: %s, In[1]: %s"
                                           % (_dims_text(a.shape), _dims_text(b.shape)))
-    return xp.matmul(a.T if transpose_a else a, b.T if transpose_b else b)
+    a = a.T if transpose_a else a
+    b = b.T if transpose_b else b
+    m, k = a.shape
+    if xp is np and m >= 64 and m * k * b.shape[1] >= _SHARDED_MATMUL_MACS:
+        blocks = threads.gemm_shards()
+        if blocks > 1:  # BLAS runs one thread: the rows go over the intra-op pool, one GEMM per block
+            out = np.empty((m, b.shape[1]), np.result_type(a, b))
+            shard(m, max(1, k * b.shape[1] // 50), lambda s, e: np.matmul(a[s:e], b, out=out[s:e]),
+                  max_parallelism=blocks)
+            return out
+    return xp.matmul(a, b)
+
+
+_SHARDED_MATMUL_MACS = 1 << 22  # below this a GEMM is faster in one call than handed to threads
 
 
 def _matmul_grad(op, grad):
@@ -95,6 +110,10 @@ def _matmul_inline(op):
     ta, tb = op._attrs["transpose_a"], op._attrs["transpose_b"]
     if not _contracted_dims_known(op, ta, tb):
         return None
+    a, b = (t._shape.as_tuple() for t in op._inputs)
+    m = None if a is None else a[1 if ta else 0]
+    if m is None or b is None or None in b or (m >= 64 and m * b[0] * b[1] >= _SHARDED_MATMUL_MACS):
+        return None  # possibly a large product: the kernel decides at run time whether to shard it
     return "({0}%s @ {1}%s)" % (".T" if ta else "", ".T" if tb else "")
 
 

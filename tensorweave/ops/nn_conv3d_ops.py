@@ -21,6 +21,7 @@ from ..framework import dtypes, errors, ops, tensor_util
 from ..framework.registry import register_op
 from ..framework.tensor_shape import as_shape
 from ..kernels.shard import shard
+from ..platform import threads
 from .core_ops import shape as _shape_of
 from .nn_conv_geometry import (
     _FLOAT_NAMES,
@@ -126,7 +127,7 @@ def _im2col_nd(x, g):
 
 
 def _over_batch_nd(g, per_item, work):
-    shard(g.n, max(1, int(per_item) // 50), work)
+    shard(g.n, max(1, int(per_item) // 50), work, max_parallelism=threads.gemm_shards())
 
 
 def _static_sizes_arg(t, arg, rank):

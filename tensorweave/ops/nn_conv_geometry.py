@@ -12,6 +12,7 @@ from ..framework import dtypes, errors, ops, tensor_util
 from ..framework.errors import _invalid_argument as _invalid
 from ..framework.tensor_shape import as_shape
 from ..kernels.shard import shard
+from ..platform import threads
 
 _FLOAT_TYPES = (dtypes.float16, dtypes.float32, dtypes.float64)
 _FLOAT_NAMES = "float16, bfloat16, float32, float64"
@@ -308,9 +309,10 @@ def _input_grad_by_taps(dy, ft, g, dx):
 
 
 def _over_batch(g, o, work):
-    """Runs `work(b0, b1)` over batch blocks on the intra-op threads (inline for small convolutions)."""
+    """Runs `work(b0, b1)` over batch blocks on the intra-op threads (inline for small convolutions;
+    in one block when BLAS itself runs several threads, see `threads.gemm_shards`)."""
     # About 50 multiply-adds per nanosecond-unit of shard's cost model.
-    shard(g.n, max(1, g.oh * g.ow * g.kh * g.kw * g.c * o // 50), work)
+    shard(g.n, max(1, g.oh * g.ow * g.kh * g.kw * g.c * o // 50), work, max_parallelism=threads.gemm_shards())
 
 
 def _matmul(a, b, out=None):

@@ -39,8 +39,8 @@ class ThreadPolicy:
         """One line for step stats and benchmark reports."""
         text = "blas_threads=%s (%s" % (self.blas_threads, self.source)
         if self.timings:
-            text += ": " + ", ".join("%d thread%s %.3f ms" % (n, "" if n == 1 else "s", t * 1e3)
-                                     for n, t in sorted(self.timings.items()))
+            text += ": " + ", ".join(_config_text(c) + " %.3f ms" % (t * 1e3) for c, t in sorted(
+                self.timings.items(), key=lambda item: _config_key(item[0])))
             text += "; calibration %.1f ms" % (self.calibration_seconds * 1e3)
         return text + ")"
 
@@ -53,20 +53,49 @@ class ThreadPolicy:
 _MARGIN = 1.1
 
 
+# A configuration is a BLAS thread count (int), or SHARDED: one BLAS thread per block of a GEMM split
+# over the intra-op pool (what kernels that shard their GEMMs do).
+SHARDED = "sharded"
+
+
+def _config_key(config):
+    """Preference order on ties: one plain thread, then the intra-op pool, then more BLAS threads."""
+    return (1, 0) if config == SHARDED else ((0, 0) if config == 1 else (2, config))
+
+
+def _config_text(config):
+    if config == SHARDED:
+        return "1 thread per intra-op block"
+    return "%d BLAS thread%s" % (config, "" if config == 1 else "s")
+
+
 def choose_blas_threads(timings, margin=_MARGIN):
-    """The BLAS thread count to use from measured `timings` ({threads: seconds for one matmul}):
-    the fastest, unless fewer threads are within `margin` of it.
+    """The configuration to use from measured `timings` ({config: seconds for one matmul}, a config
+    being a BLAS thread count or `SHARDED`): the fastest, unless a preferred one (fewer threads;
+    the intra-op pool before BLAS threads) is within `margin` of it.
+
+    Returns:
+      A BLAS thread count: the chosen count, or 1 for SHARDED (kernels then shard their GEMMs
+      over the intra-op pool, see `gemm_shards`).
 
     Raises:
       ValueError: If `timings` is empty.
     """
     if not timings:
         raise ValueError("choose_blas_threads needs at least one timing")
-    best = min(timings, key=lambda n: (timings[n], n))
-    for n in sorted(timings):
-        if n < best and timings[n] <= timings[best] * margin:
-            return n
-    return best
+    best = min(timings, key=lambda c: (timings[c], _config_key(c)))
+    for c in sorted(timings, key=_config_key):
+        if _config_key(c) < _config_key(best) and timings[c] <= timings[best] * margin:
+            best = c
+            break
+    return 1 if best == SHARDED else best
+
+
+def gemm_shards():
+    """How many blocks kernels may split GEMM-heavy work into (convolutions, large matmuls): the
+    intra-op threads when BLAS runs one thread, else 1 (BLAS already runs each GEMM on several
+    threads; splitting over the pool as well would oversubscribe the cores)."""
+    return intra_op_threads() if _current[0] == 1 else 1
 
 
 def calibration_candidates(cpus):
@@ -74,15 +103,27 @@ def calibration_candidates(cpus):
     return sorted({1, max(1, cpus // 2), max(1, cpus)})
 
 
-def _time_matmul(ctl, n, a, reps, give_up):
-    """The best of `reps` timed matmuls under `n` BLAS threads, stopping early once one takes more
-    than `give_up` seconds (a configuration that slow has lost)."""
-    with ctl.limit(limits=n, user_api="blas"):
-        np.matmul(a, a)  # starts the pool's threads
+def _time_matmul(ctl, config, a, reps, give_up):
+    """The best of `reps` timed matmuls under `config` (a BLAS thread count, or SHARDED: rows split
+    over the intra-op pool, one BLAS thread each), stopping early once one takes more than
+    `give_up` seconds (a configuration that slow has lost)."""
+    out = np.empty_like(a)
+    if config == SHARDED:
+        from ..kernels.shard import shard
+
+        def run():
+            shard(len(a), 1 << 30, lambda s, e: np.matmul(a[s:e], a, out=out[s:e]))
+        limit = 1
+    else:
+        def run():
+            np.matmul(a, a, out=out)
+        limit = config
+    with ctl.limit(limits=limit, user_api="blas"):
+        run()  # starts the threads
         best = float("inf")
         for _ in range(reps):
             t0 = time.perf_counter()
-            np.matmul(a, a)
+            run()
             best = min(best, time.perf_counter() - t0)
             if best > give_up:
                 break
@@ -90,8 +131,9 @@ def _time_matmul(ctl, n, a, reps, give_up):
 
 
 def calibrate(size=256, reps=3):
-    """Measures a medium float32 matmul (`size`^3) under each candidate BLAS thread count and
-    returns the ThreadPolicy it implies. A few milliseconds; needs threadpoolctl.
+    """Measures a medium float32 matmul (`size`^3) under each candidate BLAS thread count and split
+    over the intra-op pool with one BLAS thread per block, and returns the ThreadPolicy it implies.
+    A few milliseconds; needs threadpoolctl.
 
     On some machines two BLAS threads on two vCPUs ran medium matmuls 10-18x slower than one, on
     others 2x faster: no fixed default is right everywhere, so the process measures once.
@@ -105,9 +147,12 @@ def calibrate(size=256, reps=3):
     a = np.random.RandomState(0).rand(size, size).astype(np.float32)
     t0 = time.perf_counter()
     timings = {}
-    for n in calibration_candidates(cpus):
+    candidates = calibration_candidates(cpus)
+    if intra_op_threads() >= 2:
+        candidates.insert(1, SHARDED)
+    for config in candidates:
         fastest = min(timings.values(), default=float("inf"))
-        timings[n] = _time_matmul(ctl, n, a, reps, 3 * fastest)
+        timings[config] = _time_matmul(ctl, config, a, reps, 3 * fastest)
     return ThreadPolicy(choose_blas_threads(timings), "calibrated", timings, time.perf_counter() - t0)
 
 

@@ -9,6 +9,7 @@ import weakref
 import numpy as np
 
 from ..framework import dtypes, errors, ops
+from ..kernels.shard import shard
 from ..platform import fpstate, threads
 from ..runtime import codegen, placement, plan, shapespec
 from ..runtime.kernel_context import KernelContext
@@ -158,7 +159,7 @@ class BaseSession:
             self._thread_policy = threads.explicit_policy(n)
             threads.set_blas_threads(n, explicit=True)
         else:  # TF's 0: every core, BLAS threads as the process's calibration found fastest
-            self._thread_policy = threads.default_policy()
+            self._thread_policy = threads.default_policy(shard)
             if self._thread_policy.blas_threads is not None:
                 threads.set_blas_threads(self._thread_policy.blas_threads)
         self._state.plan_options = _plan_options(self._config)

@@ -103,14 +103,12 @@ def calibration_candidates(cpus):
     return sorted({1, max(1, cpus // 2), max(1, cpus)})
 
 
-def _time_matmul(ctl, config, a, reps, give_up):
+def _time_matmul(ctl, config, a, reps, give_up, shard=None):
     """The best of `reps` timed matmuls under `config` (a BLAS thread count, or SHARDED: rows split
-    over the intra-op pool, one BLAS thread each), stopping early once one takes more than
-    `give_up` seconds (a configuration that slow has lost)."""
+    over the intra-op pool by `shard`, one BLAS thread each), stopping early once one takes more
+    than `give_up` seconds (a configuration that slow has lost)."""
     out = np.empty_like(a)
     if config == SHARDED:
-        from ..kernels.shard import shard
-
         def run():
             shard(len(a), 1 << 30, lambda s, e: np.matmul(a[s:e], a, out=out[s:e]))
         limit = 1
@@ -130,10 +128,11 @@ def _time_matmul(ctl, config, a, reps, give_up):
     return best
 
 
-def calibrate(size=256, reps=3):
+def calibrate(size=256, reps=3, shard=None):
     """Measures a medium float32 matmul (`size`^3) under each candidate BLAS thread count and split
     over the intra-op pool with one BLAS thread per block, and returns the ThreadPolicy it implies.
-    A few milliseconds; needs threadpoolctl.
+    A few milliseconds; needs threadpoolctl. `shard` is `tensorweave.kernels.shard.shard` (passed
+    in: this module sits below it); without it the pool is not measured.
 
     On some machines two BLAS threads on two vCPUs ran medium matmuls 10-18x slower than one, on
     others 2x faster: no fixed default is right everywhere, so the process measures once.
@@ -148,11 +147,11 @@ def calibrate(size=256, reps=3):
     t0 = time.perf_counter()
     timings = {}
     candidates = calibration_candidates(cpus)
-    if intra_op_threads() >= 2:
+    if shard is not None and intra_op_threads() >= 2:
         candidates.insert(1, SHARDED)
     for config in candidates:
         fastest = min(timings.values(), default=float("inf"))
-        timings[config] = _time_matmul(ctl, config, a, reps, 3 * fastest)
+        timings[config] = _time_matmul(ctl, config, a, reps, 3 * fastest, shard)
     return ThreadPolicy(choose_blas_threads(timings), "calibrated", timings, time.perf_counter() - t0)
 
 
@@ -160,9 +159,9 @@ _policy = [None]
 _policy_lock = threading.Lock()
 
 
-def default_policy():
+def default_policy(shard=None):
     """The process's BLAS thread policy for sessions without an explicit thread count: calibrated
-    on first use (TW_BLAS_THREADS=n fixes it to n without measuring)."""
+    on first use (TW_BLAS_THREADS=n fixes it to n without measuring); `shard` as in `calibrate`."""
     if _policy[0] is None:
         with _policy_lock:
             if _policy[0] is None:
@@ -170,7 +169,7 @@ def default_policy():
                 if env.isdigit() and int(env) > 0:
                     _policy[0] = ThreadPolicy(int(env), "explicit")
                 else:
-                    _policy[0] = calibrate()
+                    _policy[0] = calibrate(shard=shard)
     return _policy[0]
 
 

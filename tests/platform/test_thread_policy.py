@@ -40,8 +40,8 @@ def test_calibrate_decides_from_its_measurements(monkeypatch):
     monkeypatch.setattr(threads, "_usable_cpus", lambda: 4)
     monkeypatch.setattr(threads, "_intra_op", [None])
     monkeypatch.delenv("TW_NUM_THREADS", raising=False)
-    monkeypatch.setattr(threads, "_time_matmul", lambda ctl, config, a, reps, give_up: measured[config])
-    policy = threads.calibrate(size=8)
+    monkeypatch.setattr(threads, "_time_matmul", lambda ctl, config, a, reps, give_up, shard: measured[config])
+    policy = threads.calibrate(size=8, shard=object())
     assert policy.source == "calibrated"
     assert policy.timings == measured
     assert policy.blas_threads == 2  # 4 threads are within 10% of 2

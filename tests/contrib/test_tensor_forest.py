@@ -210,9 +210,9 @@ def test_error_paths():
         forest.training_graph({"a": tf.placeholder(tf.float32, [None, 4])}, tf.placeholder(tf.int32, [None]))
     with pytest.raises(ValueError, match=r"call hparams.fill\(\) first"):
         tensor_forest.RandomForestGraphs(tensor_forest.ForestHParams(num_classes=3, num_features=4))
-    with pytest.raises(NotImplementedError, match="regression=False"):
+    with pytest.raises(NotImplementedError, match="model_name='all_dense'"):
         tensor_forest.RandomForestGraphs(
-            tensor_forest.ForestHParams(num_classes=3, num_features=4, regression=True).fill())
+            tensor_forest.ForestHParams(num_classes=3, num_features=4, model_name="sparse").fill())
     with pytest.raises(NotImplementedError, match="split_finish_name='basic'"):
         tensor_forest.RandomForestGraphs(
             tensor_forest.ForestHParams(num_classes=3, num_features=4, split_finish_name="hoeffding").fill())

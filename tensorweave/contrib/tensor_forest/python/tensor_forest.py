@@ -8,9 +8,16 @@ online from the batches it is fed; see `tensorweave.ops.tensor_forest_ops`), the
 (the class probabilities averaged over the trees) and TF's training loss, the negated average tree
 size.
 
-Only dense-tensor classification is implemented: dict or sparse input, `regression=True`,
-`model_name` other than "all_dense", `split_finish_name` other than "basic", `split_pruning_name`
-other than "none" and `initialize_average_splits=True` raise NotImplementedError.
+`ForestHParams(regression=True, num_classes=k)` makes a regression forest of k outputs (TF 1.15's
+least-squares trees, see `tensorweave.ops.tensor_forest_regression_ops`): labels are float targets
+[batch_size, k] (or [batch_size] when k is 1), each candidate split is scored by the summed variances
+of its two sides, a leaf predicts the mean target of the examples that made it, and the inference
+graph returns the trees' mean prediction with its variance over the trees.
+
+Only dense-tensor input is implemented: dict or sparse input, and for classification `model_name`
+other than "all_dense", `split_finish_name` other than "basic", `split_pruning_name` other than
+"none" and `initialize_average_splits=True` raise NotImplementedError (regression uses TF's fixed
+regression models and the "basic" finish whatever `model_name` and `split_finish_name` say).
 
 Checkpoints: each resource is a saveable object (`GraphKeys.SAVEABLE_OBJECTS`), so `tf.train.Saver()`
 saves and restores it as TF 1.15 does: one scalar string entry per resource, named after the handle
@@ -27,7 +34,14 @@ import random
 from ....framework import dtypes, ops
 from ....framework.constant_op import constant
 from ....framework.sparse_tensor import SparseTensor
-from ....ops import array_ops, core_ops, math_ops, random_ops, resources
+from ....ops import (
+    array_ops,
+    core_ops,
+    math_ops,
+    random_ops,
+    resources,
+    tensor_forest_regression_ops,  # noqa: F401 (registers the regression kernels)
+)
 from ....ops import tensor_forest_ops as _tfo
 
 __all__ = ["ForestHParams", "ForestVariables", "RandomForestGraphs", "RandomTreeGraphs", "TreeVariables"]
@@ -35,7 +49,9 @@ __all__ = ["ForestHParams", "ForestVariables", "RandomForestGraphs", "RandomTree
 # TF's proto enum values for the settings fill() records (tensor_forest_params.proto,
 # generic_tree_model.proto).
 _MODEL_DENSE_CLASSIFICATION = 0
+_MODEL_REGRESSION = 2
 _STATS_DENSE_GINI = 0
+_STATS_LEAST_SQUARES_REGRESSION = 2
 _SPLIT_FINISH_BASIC = 0
 _SPLIT_PRUNE_NONE = 0
 _SPLIT_TYPES = {"less_or_equal": 0, "less": 1}
@@ -108,21 +124,23 @@ class ForestHParams(object):
         self.num_splits_to_consider = self.num_splits_to_consider or min(
             max(10, math.floor(math.sqrt(self.num_features))), 1000)
         self.base_random_seed = getattr(self, "base_random_seed", 0)
-        self.leaf_model_type = _MODEL_DENSE_CLASSIFICATION
-        self.stats_model_type = _STATS_DENSE_GINI
+        self.leaf_model_type = _MODEL_REGRESSION if self.regression else _MODEL_DENSE_CLASSIFICATION
+        self.stats_model_type = _STATS_LEAST_SQUARES_REGRESSION if self.regression else _STATS_DENSE_GINI
         self.finish_type = _SPLIT_FINISH_BASIC
         self.pruning_type = _SPLIT_PRUNE_NONE
         if self.split_pruning_name == "none":
             self.prune_every_samples = 0
-        if self.split_finish_name == "basic":
+        if self.regression or self.split_finish_name == "basic":
             self.early_finish_check_every_samples = 0
         self.split_type = _SPLIT_TYPES[self.split_name]
         return self
 
 
 def _check_supported(params):
-    for attr, value in (("regression", False), ("model_name", "all_dense"), ("split_finish_name", "basic"),
-                        ("split_pruning_name", "none"), ("initialize_average_splits", False)):
+    checks = [("split_pruning_name", "none"), ("initialize_average_splits", False)]
+    if not getattr(params, "regression", False):
+        checks += [("model_name", "all_dense"), ("split_finish_name", "basic")]
+    for attr, value in checks:
         if getattr(params, attr, value) != value:
             raise NotImplementedError("tensorweave's tensor_forest supports only %s=%r, got %r" % (
                 attr, value, getattr(params, attr)))
@@ -171,10 +189,13 @@ class TreeVariables(object):
                 create = ops.apply_op("CreateFertileStatsVariable", [self.stats], {}, name="create")
                 is_init = ops.apply_op("FertileStatsIsInitializedOp", [self.stats], {}, name="is_initialized")
                 resources.register_resource(self.stats, create, is_init)
-            stats_attrs = {"num_classes": int(params.num_classes),
-                           "num_splits_to_consider": int(params.num_splits_to_consider)}
-            _add_saveable(_ResourceSaveable(self.stats, "FertileStatsSerialize", "FertileStatsDeserialize",
-                                            stats_attrs, stats_attrs))
+            if getattr(params, "regression", False):
+                prefix, stats_attrs = "Regression", {"num_outputs": int(params.num_classes)}
+            else:
+                prefix, stats_attrs = "", {"num_classes": int(params.num_classes)}
+            stats_attrs["num_splits_to_consider"] = int(params.num_splits_to_consider)
+            _add_saveable(_ResourceSaveable(self.stats, prefix + "FertileStatsSerialize",
+                                            prefix + "FertileStatsDeserialize", stats_attrs, stats_attrs))
         self.tree = _tfo._resource_handle("DecisionTreeResourceHandleOp", self.get_tree_name("tree", tree_num))
         with ops.name_scope(self.tree.op.name + "/"):
             create = ops.apply_op("CreateTreeVariable", [self.tree], {"num_classes": int(params.num_classes)},
@@ -233,10 +254,18 @@ def _parse_data(input_data, params):
     return data
 
 
-def _parse_labels(input_labels):
+def _parse_labels(input_labels, params):
     if isinstance(input_labels, (dict, SparseTensor)):
         raise NotImplementedError("tensorweave's tensor_forest takes input_labels as one dense Tensor")
     labels = ops.convert_to_tensor(input_labels)
+    if params.regression:
+        ndims, k = labels.shape.ndims, params.num_outputs
+        if ndims is not None and not (ndims == 1 and k == 1 or ndims == 2 and labels.shape.as_list()[1] in (None, k)):
+            raise ValueError("input_labels must be a matrix [batch_size, %d] of regression targets%s, got shape %s" % (
+                k, " (or a vector [batch_size])" if k == 1 else "", labels.shape))
+        if not (labels.dtype.is_floating or labels.dtype.is_integer):
+            raise TypeError("input_labels must be numeric regression targets, got %s" % labels.dtype.name)
+        return math_ops.cast(labels, dtypes.float32)
     ndims = labels.shape.ndims
     if ndims is not None and not (ndims == 1 or ndims == 2 and labels.shape[1] in (None, 1)):
         raise ValueError("input_labels must be a vector [batch_size] or a matrix [batch_size, 1] of class ids, "
@@ -254,6 +283,7 @@ class RandomTreeGraphs(object):
         self.params = params
         self.tree_num = tree_num
         self._strict_less = params.split_type == _SPLIT_TYPES["less"]
+        self._regression = bool(getattr(params, "regression", False))
 
     def training_graph(self, input_data, input_labels, random_seed, data_spec=None, sparse_features=None,
                        input_weights=None):
@@ -261,11 +291,13 @@ class RandomTreeGraphs(object):
 
         Args:
           input_data: A float Tensor [batch_size, num_features] (the tree's own features).
-          input_labels: A Tensor of class ids, [batch_size] or [batch_size, 1].
+          input_labels: A Tensor of class ids, [batch_size] or [batch_size, 1]; for regression, the
+            float targets [batch_size, num_outputs] (or [batch_size] for one output).
           random_seed: The tree's random seed; 0 seeds from the clock.
           data_spec: Ignored (TF's feature-type spec; every feature is dense float here).
           sparse_features: Must be None.
-          input_weights: None, or a float Tensor [batch_size] of example weights.
+          input_weights: None, or a float Tensor [batch_size] of example weights (regression
+            statistics count examples and ignore them, as TF's do).
 
         Returns:
           The last op in the random tree training graph.
@@ -279,6 +311,17 @@ class RandomTreeGraphs(object):
                    else math_ops.cast(input_weights, dtypes.float32))
         leaf_ids = ops.apply_op("TraverseTreeV4", [self.variables.tree, input_data],
                                 {"strict_less": self._strict_less})
+        if self._regression:
+            # TF's regression leaf model has no update: leaves keep the means a split gave them.
+            finished = ops.apply_op(
+                "RegressionProcessInputV4", [self.variables.tree, self.variables.stats, input_data, input_labels,
+                                             leaf_ids],
+                {"num_outputs": int(self.params.num_classes),
+                 "num_splits_to_consider": int(self.params.num_splits_to_consider),
+                 "split_after_samples": float(self.params.split_after_samples), "random_seed": int(random_seed),
+                 "strict_less": self._strict_less})
+            return ops.apply_op("RegressionGrowTreeV4", [self.variables.tree, self.variables.stats, finished],
+                                {"max_nodes": int(self.params.max_nodes)})
         update_model = ops.apply_op("UpdateModelV4", [self.variables.tree, leaf_ids, input_labels, weights],
                                     {"num_classes": int(self.params.num_classes)})
         finished = ops.apply_op(
@@ -302,14 +345,19 @@ class RandomTreeGraphs(object):
 
         Returns:
           `(probabilities, tree_paths)`: float32 [batch_size, num_classes] (the reached leaf's class
-          counts normalized; zeros for a leaf that has seen no example) and string [batch_size] (the
-          comma-separated node ids from the root to the leaf when `inference_tree_paths`, else "").
+          counts normalized; zeros for a leaf that has seen no example; for regression the leaf's
+          values, [batch_size, num_outputs]) and string [batch_size] (the comma-separated node ids
+          from the root to the leaf when `inference_tree_paths`, else "").
 
         Raises:
           NotImplementedError: With `sparse_features`.
         """
         if sparse_features is not None:
             raise NotImplementedError("tensorweave's tensor_forest does not support sparse features")
+        if self._regression:
+            return ops.apply_op("RegressionTreePredictionsV4", [self.variables.tree, input_data],
+                                {"num_outputs": int(self.params.num_classes), "strict_less": self._strict_less,
+                                 "inference_tree_paths": bool(self.params.inference_tree_paths)})
         return ops.apply_op("TreePredictionsV4", [self.variables.tree, input_data],
                             {"num_classes": int(self.params.num_classes), "strict_less": self._strict_less,
                              "inference_tree_paths": bool(self.params.inference_tree_paths)})
@@ -366,7 +414,8 @@ class RandomForestGraphs(object):
 
         Args:
           input_data: A float Tensor [batch_size, num_features].
-          input_labels: A Tensor of class ids in [0, num_classes): [batch_size] or [batch_size, 1].
+          input_labels: A Tensor of class ids in [0, num_classes): [batch_size] or [batch_size, 1]; for
+            regression, float targets [batch_size, num_outputs] ([batch_size] for one output).
           num_trainers: Number of parallel trainers to split trees among.
           trainer_id: Which trainer this instance is.
           **tree_kwargs: Keyword arguments passed to each tree's training_graph.
@@ -380,7 +429,7 @@ class RandomForestGraphs(object):
           NotImplementedError: For dict or sparse input.
         """
         data = _parse_data(input_data, self.params)
-        labels = _parse_labels(input_labels)
+        labels = _parse_labels(input_labels, self.params)
         tree_graphs = []
         trees_per_trainer = self.params.num_trees / num_trainers
         tree_start = int(trainer_id * trees_per_trainer)
@@ -411,8 +460,11 @@ class RandomForestGraphs(object):
 
         Returns:
           `(probabilities, tree_paths, regression_variance)`: the class probabilities averaged over
-          the trees (float32 [batch_size, num_classes], named "probabilities"), the trees' paths
-          (string [batch_size, num_trees]) and None (classification has no variance).
+          the trees (float32 [batch_size, num_classes], named "probabilities"; for regression the
+          trees' mean prediction, [batch_size, num_outputs]), the trees' paths (string
+          [batch_size, num_trees]) and, for regression, the variance of the trees' predictions
+          (`max(0, mean(p**2) - mean(p)**2)` over the trees, [batch_size, num_outputs]; None for
+          classification).
 
         Raises:
           ValueError: If `input_data` is not a matrix with `num_features` columns.
@@ -428,7 +480,12 @@ class RandomForestGraphs(object):
         average_values = math_ops.div(math_ops.reduce_sum(all_predict, 1), float(self.params.num_trees),
                                       name="probabilities")
         tree_paths = array_ops.stack(paths, axis=1)
-        return average_values, tree_paths, None
+        regression_variance = None
+        if self.params.regression:
+            expected_squares = math_ops.div(math_ops.reduce_sum(all_predict * all_predict, 1),
+                                            float(self.params.num_trees))
+            regression_variance = math_ops.maximum(0., expected_squares - average_values * average_values)
+        return average_values, tree_paths, regression_variance
 
     def average_size(self):
         """Constructs a TF graph for evaluating the average size (node count) of the forest's trees."""

@@ -1,0 +1,1 @@
+"""`tensorflow.python.eager` (TF 1.x's package path); its modules load on import."""

@@ -1,0 +1,1 @@
+"""`tensorflow.python.lib` (TF 1.x's package path); its modules load on import."""

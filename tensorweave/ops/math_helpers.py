@@ -160,6 +160,12 @@ def _check_int_divisor(x, y):
 
 def _binary(op_type, x, y, name, allowed, default_name=None, names=("x", "y")):
     """Converts `x`, `y` to one dtype, checks it, and adds the broadcasting binary op."""
+    if name is None and type(x) in ops._EAGER_TYPES and type(y) in ops._EAGER_TYPES and x._dtype is y._dtype \
+            and x._dtype in allowed:
+        d = ops._graph_stack[-1] if ops._graph_stack else ops._global_default[0]
+        if d._eager and not d._name_stack:  # executing eagerly, nothing to convert: straight to the kernel
+            res = ops._eager_run[0](op_type, [x, y], None, (default_name or op_type) + "/")
+            return res[0] if type(res) is list else res._outputs[0]
     with _op_scope(name, default_name or op_type, [x, y]) as scope:
         x, y = _convert_same([x, y], names, op_type)
         _check_dtype(x, allowed, names[0])

@@ -534,17 +534,26 @@ def _parse_stats(doc, num_classes, num_splits):
             raise _Corrupt("bad classes_seen")
         slot.classes_seen = np.array(seen, bool)
         slots[d["leaf"]] = slot
-    rng = None
-    if doc.get("rng") is not None:
-        state = doc["rng"]
-        if not isinstance(state, dict) or state.get("bit_generator") != "PCG64":
-            raise _Corrupt("the random state is not a PCG64 state")
-        rng = np.random.Generator(np.random.PCG64())
-        try:
-            rng.bit_generator.state = state
-        except (TypeError, ValueError, KeyError) as e:
-            raise _Corrupt("bad random state: %s" % e) from None
-    return slots, rng
+    return slots, _parse_rng(doc)
+
+
+def _parse_rng(doc):
+    """The stats' random generator from its saved PCG64 state (None when none was saved).
+
+    Raises:
+      _Corrupt: If the state is not a valid PCG64 state.
+    """
+    if doc.get("rng") is None:
+        return None
+    state = doc["rng"]
+    if not isinstance(state, dict) or state.get("bit_generator") != "PCG64":
+        raise _Corrupt("the random state is not a PCG64 state")
+    rng = np.random.Generator(np.random.PCG64())
+    try:
+        rng.bit_generator.state = state
+    except (TypeError, ValueError, KeyError) as e:
+        raise _Corrupt("bad random state: %s" % e) from None
+    return rng
 
 
 def _stats_deserialize_kernel(ctx, op, stats, stats_config, num_classes, num_splits_to_consider):

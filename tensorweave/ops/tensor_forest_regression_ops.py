@@ -45,6 +45,7 @@ from .tensor_forest_ops import (
     _float_array,
     _int_list,
     _load_doc,
+    _parse_rng,
     _scalar_string,
     _stats_of,
     _StatsState,
@@ -235,17 +236,7 @@ def _parse_stats(doc, num_outputs, num_splits):
         if not isinstance(d, dict) or not isinstance(d.get("leaf"), int) or d["leaf"] in slots:
             raise _Corrupt("bad slot")
         slots[d["leaf"]] = _parse_slot(d, num_outputs, num_splits)
-    rng = None
-    if doc.get("rng") is not None:
-        state = doc["rng"]
-        if not isinstance(state, dict) or state.get("bit_generator") != "PCG64":
-            raise _Corrupt("the random state is not a PCG64 state")
-        rng = np.random.Generator(np.random.PCG64())
-        try:
-            rng.bit_generator.state = state
-        except (TypeError, ValueError, KeyError) as e:
-            raise _Corrupt("bad random state: %s" % e) from None
-    return slots, rng
+    return slots, _parse_rng(doc)
 
 
 def _deserialize_kernel(ctx, op, stats, stats_config, num_outputs, num_splits_to_consider):

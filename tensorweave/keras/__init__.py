@@ -21,7 +21,8 @@ from .engine.training import Model
 from . import activations, constraints, initializers, losses, metrics, optimizers, regularizers  # noqa: E402
 from . import datasets, utils  # noqa: E402
 from . import estimator  # noqa: E402
+from . import preprocessing  # noqa: E402
 
 __all__ = ["Input", "Model", "Sequential", "activations", "backend", "callbacks", "constraints", "datasets",
            "engine", "estimator", "initializers", "layers", "losses", "metrics", "models", "optimizers",
-           "regularizers", "utils"]
+           "preprocessing", "regularizers", "utils"]

@@ -150,13 +150,12 @@ def _run(layer, xs):
 
 
 def resize_bilinear(X, out):
-    """UpSampling2D(interpolation='bilinear') as TF 1.15's Keras computes it: `resize_images` with TF 1.x
-    `resize_bilinear` (no corner alignment, no half-pixel centers); tf-keras 2.x resizes with `tf.image.resize`
-    (half-pixel centers) instead, a v2 behaviour, so the golden comes from the v1 op."""
+    """UpSampling2D(interpolation='bilinear') as TF 1.15's Keras computes it: `backend.resize_images`, which
+    calls `image_ops.resize_images_v2` (half-pixel centers) in TF 1.14/1.15 as in tf-keras 2.x."""
     for name, size, first in (("upsampling2d_bilinear", (2, 3), False), ("upsampling2d_bilinear_cf", (3, 2), True)):
         x = X["x4"]
         with tf.Graph().as_default(), tf.Session() as sess:
-            y = tf.image.resize_bilinear(x, (x.shape[1] * size[0], x.shape[2] * size[1]))
+            y = tf.compat.v2.image.resize(x, (x.shape[1] * size[0], x.shape[2] * size[1]), method="bilinear")
             y = sess.run(y)
         out[name + "/x0"] = _cf(x) if first else x
         out[name + "/y"] = _cf(y) if first else y

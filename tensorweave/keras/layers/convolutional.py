@@ -7,7 +7,6 @@ import numbers
 
 from ...ops.array_misc_ops import repeat as _repeat
 from ...ops.array_permute_ops import pad
-from ...ops.image_resize_ops import resize_bilinear as _resize_bilinear
 from .. import _tf as tf
 from .. import backend as K
 from ..engine.base_layer import InputSpec, Layer
@@ -411,8 +410,8 @@ class UpSampling2D(_UpSampling):
     Args:
       size: An int or 2-tuple of row/column factors.
       data_format: 'channels_last' or 'channels_first' (default: `image_data_format()`).
-      interpolation: 'nearest' (repeats rows and columns) or 'bilinear' (TF 1.x `resize_bilinear`, without
-        corner alignment or half-pixel centers, as Keras' `resize_images`).
+      interpolation: 'nearest' (repeats rows and columns) or 'bilinear' (half-pixel centers, as TF 1.15's
+        `backend.resize_images`, which calls `resize_images_v2`).
 
     Raises:
       ValueError: For another interpolation.
@@ -427,16 +426,7 @@ class UpSampling2D(_UpSampling):
     def call(self, inputs):
         if self.interpolation == "nearest":
             return super().call(inputs)
-        first = self.data_format == "channels_first"
-        x = tf.transpose(inputs, [0, 2, 3, 1]) if first else inputs
-        static = x.shape.as_list()
-        dynamic = tf.shape(x)
-        size = tf.stack([(static[i] if static[i] is not None else dynamic[i]) * f
-                         for i, f in zip((1, 2), self.size)])
-        x = _resize_bilinear(x, size)
-        x.set_shape([static[0]] + [None if static[i] is None else static[i] * f for i, f in zip((1, 2), self.size)]
-                    + [static[3]])
-        return tf.transpose(x, [0, 3, 1, 2]) if first else x
+        return K.resize_images(inputs, self.size[0], self.size[1], self.data_format, interpolation="bilinear")
 
     def get_config(self):
         config = super().get_config()

@@ -14,7 +14,7 @@ from ..platform import fpstate
 from . import context, tape
 from .tensor import EagerTensor, VariableHandle, _new, _next_uid, make, make_variant
 
-__all__ = ["execute_op", "execute_like", "run"]
+__all__ = ["execute_op", "execute_like", "run", "run_typed"]
 
 _NO_SITE = ("<eager>", 0)
 
@@ -145,6 +145,55 @@ def run(op_type, inputs, attrs=None, name=None):
     return outputs
 
 
+def run_typed(op_type, inputs, attrs, dtype, name):
+    """`run` for a caller that knows the op's single output dtype from the inputs' dtypes (an
+    elementwise op on one dtype, a whole-tensor reduction, a matrix product): no signature and no
+    `infer` unless the kernel fails. The caller guarantees a pure, registered op of one output and
+    eager inputs holding arrays; a failure is explained by the full path as in `run`.
+
+    Returns:
+      The output tensor.
+    """
+    op_def = _OPS[op_type]
+    if tape._stack and op_def.records_for_gradient:
+        return execute_op(op_type, inputs, attrs or {}, name)._outputs[0]
+    args = [t._value for t in inputs]
+    kw = attrs
+    if attrs:
+        for k in attrs:
+            if k[0] == "_":
+                kw = {k: v for k, v in attrs.items() if k[0] != "_"}
+                break
+    if _fp_var is None:
+        try:
+            out = _run_quiet(_call_kw, op_def.kernel, args, kw or {})
+        except Exception:
+            return execute_op(op_type, inputs, attrs or {}, name)._outputs[0]
+    else:
+        token = _fp_var.set(_FP_QUIET)
+        try:
+            out = op_def.kernel(np, *args, **kw) if kw else op_def.kernel(np, *args)
+        except Exception:
+            _fp_var.reset(token)
+            return execute_op(op_type, inputs, attrs or {}, name)._outputs[0]
+        _fp_var.reset(token)
+    if type(out) is not _ndarray:
+        out = np.asarray(out, dtype=dtype.as_numpy_dtype)
+    t = _new(EagerTensor)
+    t._value = out
+    t._dtype = dtype
+    t._value_index = 0
+    t._consumers = ()
+    t._id = _next_uid()
+    if tape._stack:
+        graph = ops.get_default_graph()
+        grad_type = graph._gradient_override_map.get(op_type) if graph._gradient_override_map else None
+        op = _record(op_type, inputs, attrs or {}, None, graph, grad_type, op_def)
+        op._outputs = [t]
+        tape.record(op)
+    return t
+
+
 def _call_kw(kernel, args, kw):
     return kernel(np, *args, **kw)
 
@@ -260,13 +309,13 @@ def _error(exc, op, name):
 # `x + y`, `x - y`, `x * y`, `x / y`, `x @ y` and comparisons on two eager tensors of one dtype reach
 # `run` in one call; every other case (Python operands, mixed dtypes, strings, bools, integer
 # division, a function being traced) takes `Tensor`'s operator, which converts and checks as TF.
-def _fast_operator(name, op_type, dtypes_ok, scope, attrs=None, rank2=False):
+def _fast_operator(name, op_type, dtypes_ok, scope, attrs=None, rank2=False, out_dtype=None):
     def operator(x, y):
         if type(y) is EagerTensor and y._dtype is x._dtype and x._dtype in dtypes_ok:
             d = ops._graph_stack[-1] if ops._graph_stack else ops._global_default[0]
             if d._eager and (not rank2 or (x._value.ndim == 2 and y._value.ndim == 2)):
-                res = run(op_type, [x, y], attrs, d._name_stack + "/" + scope if d._name_stack else scope)
-                return res[0] if type(res) is list else res._outputs[0]
+                return run_typed(op_type, [x, y], attrs, out_dtype or x._dtype,
+                                 d._name_stack + "/" + scope if d._name_stack else scope)
         return getattr(ops.Tensor, name)(x, y)
 
     operator.__name__ = name
@@ -289,4 +338,6 @@ for _name, _op_type, _ok, _scope, _attrs, _rank2 in [  # _scope: the name scope 
         ("__le__", "LessEqual", _REAL, "LessEqual/", None, False),
         ("__gt__", "Greater", _REAL, "Greater/", None, False),
         ("__ge__", "GreaterEqual", _REAL, "GreaterEqual/", None, False)]:
-    setattr(EagerTensor, _name, _fast_operator(_name, _op_type, _ok, _scope, _attrs, _rank2))
+    setattr(EagerTensor, _name, _fast_operator(_name, _op_type, _ok, _scope, _attrs, _rank2,
+                                               dtypes.bool_ if _op_type.startswith(("Less", "Greater")) else None))
+ops._eager_run_typed[0] = run_typed

@@ -981,6 +981,7 @@ def get_name_scope():
 # ---- op construction helpers used by every op module --------------------------------------
 _eager_run = [None]  # eager.execute.run, once eager execution is imported
 _eager_make = [None]  # eager.tensor.make: (ndarray, DType) -> an eager tensor
+_eager_run_typed = [None]  # eager.execute.run_typed: ops whose output dtype the caller knows
 
 
 def apply_op(op_type, inputs, attrs=None, name=None):

@@ -114,8 +114,7 @@ def _filled_tensor_like(op_type, default_name, tensor, dtype, name):
     if dtype is None and name is None and type(tensor) in ops._EAGER_TYPES:
         d = ops._graph_stack[-1] if ops._graph_stack else ops._global_default[0]
         if d._eager and not d._name_stack:  # executing eagerly: straight to the kernel
-            res = ops._eager_run[0](op_type, [tensor], None, default_name + "/")
-            return res[0] if type(res) is list else res._outputs[0]
+            return ops._eager_run_typed[0](op_type, [tensor], None, tensor._dtype, default_name + "/")
     t = ops.convert_to_tensor(tensor)
     with ops.name_scope(name, default_name, [t]) as scope:
         out = ops.apply_op(op_type, [t], name=scope if dtype is None else None)

@@ -258,8 +258,8 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
             and a._dtype in _MATMUL_TYPES):
         d = ops._graph_stack[-1] if ops._graph_stack else ops._global_default[0]
         if d._eager and not d._name_stack and a._value.ndim == 2 and b._value.ndim == 2:  # straight to the kernel
-            res = ops._eager_run[0]("MatMul", [a, b], {"transpose_a": False, "transpose_b": False}, "MatMul/")
-            return res[0] if type(res) is list else res._outputs[0]
+            return ops._eager_run_typed[0]("MatMul", [a, b], {"transpose_a": False, "transpose_b": False}, a._dtype,
+                                           "MatMul/")
     with _op_scope(name, "MatMul", [a, b]) as scope:
         if transpose_a and adjoint_a:
             raise ValueError("Only one of transpose_a and adjoint_a can be True.")

@@ -291,9 +291,9 @@ def _reduce(op_type, input_tensor, axis, keepdims, name, reduction_indices, keep
         d = ops._graph_stack[-1] if ops._graph_stack else ops._global_default[0]
         rank = input_tensor._value.ndim
         if d._eager and not d._name_stack and rank < len(_ALL_AXES):  # executing eagerly: to the kernel
-            res = ops._eager_run[0](op_type, [input_tensor, ops._eager_make[0](_ALL_AXES[rank], dtypes.int32)],
-                                    {"keep_dims": bool(keepdims), "_all_axes": True}, op_type + "/")
-            return res[0] if type(res) is list else res._outputs[0]
+            return ops._eager_run_typed[0](op_type, [input_tensor, ops._eager_make[0](_ALL_AXES[rank], dtypes.int32)],
+                                           {"keep_dims": bool(keepdims), "_all_axes": True}, input_tensor._dtype,
+                                           op_type + "/")
     axis = _deprecated_lookup("axis", axis, "reduction_indices", reduction_indices)
     keepdims = _deprecated_lookup("keepdims", keepdims, "keep_dims", keep_dims)
     keepdims = bool(keepdims) if keepdims is not None else False

@@ -16,3 +16,15 @@ from .slim import losses, metrics  # noqa: E402
 
 __all__ = ["autograph", "crf", "data", "distributions", "eager", "factorization", "framework", "image", "layers",
            "learn", "legacy_seq2seq", "losses", "metrics", "opt", "rnn", "seq2seq", "slim", "tensor_forest", "training"]
+
+
+def _drop_implementation_modules(namespace):
+    """Removes the implementation submodules (factorization_gmm, layers_slim, ...; importable by their
+    paths) from `tf.contrib`'s namespace, which holds only the TF 1.15 modules of `__all__`."""
+    for name, value in list(namespace.items()):
+        if not name.startswith("_") and name not in __all__ and \
+                getattr(value, "__name__", "").startswith(__name__ + "."):
+            del namespace[name]
+
+
+_drop_implementation_modules(globals())

@@ -6,17 +6,20 @@ over each sequence's length; the log-normaliser sums over all tag sequences with
 run by `dynamic_rnn`, and `crf_decode` finds the best sequence (Viterbi) in the graph.
 """
 
-import numpy as np
+import numpy as _np
 
-from ..framework import dtypes, ops
-from ..framework.constant_op import constant
-from ..framework.tensor_shape import dimension_value
-from ..layers.utils import smart_cond
-from ..nn.rnn import dynamic_rnn
-from ..nn.rnn_cell_impl import RNNCell
-from ..ops import array_ops, core_ops, math_ops
+from ..framework import dtypes as _dtypes
+from ..framework import ops as _ops
+from ..framework.constant_op import constant as _constant
+from ..framework.tensor_shape import dimension_value as _dimension_value
+from ..layers.utils import smart_cond as _smart_cond
+from ..nn.rnn import dynamic_rnn as _dynamic_rnn
+from ..nn.rnn_cell_impl import RNNCell as _RNNCell
+from ..ops import array_ops as _array_ops
+from ..ops import core_ops as _core_ops
+from ..ops import math_ops as _math_ops
 from ..ops.array_shape_ops import range as _range
-from ..variable_scopes import get_variable
+from ..variable_scopes import get_variable as _get_variable
 
 __all__ = ["CrfDecodeBackwardRnnCell", "CrfDecodeForwardRnnCell", "CrfForwardRnnCell", "crf_binary_score",
            "crf_decode", "crf_log_likelihood", "crf_log_norm", "crf_multitag_sequence_score",
@@ -25,10 +28,10 @@ __all__ = ["CrfDecodeBackwardRnnCell", "CrfDecodeForwardRnnCell", "CrfForwardRnn
 
 def _is_single_step(t):
     """`True`/`False` when the time dimension of `t` is statically known, else a boolean tensor."""
-    n = dimension_value(t.shape[1]) if t.shape.ndims is not None else None
+    n = _dimension_value(t.shape[1]) if t.shape.ndims is not None else None
     if n is not None:
         return n == 1
-    return math_ops.equal(array_ops.shape(t)[1], 1)
+    return _math_ops.equal(_array_ops.shape(t)[1], 1)
 
 
 def crf_sequence_score(inputs, tag_indices, sequence_lengths, transition_params):
@@ -43,17 +46,17 @@ def crf_sequence_score(inputs, tag_indices, sequence_lengths, transition_params)
     Returns:
       sequence_scores: A [batch_size] vector of unnormalized sequence scores.
     """
-    inputs = ops.convert_to_tensor(inputs)
-    tag_indices = ops.convert_to_tensor(tag_indices)
-    sequence_lengths = ops.convert_to_tensor(sequence_lengths)
-    transition_params = ops.convert_to_tensor(transition_params)
+    inputs = _ops.convert_to_tensor(inputs)
+    tag_indices = _ops.convert_to_tensor(tag_indices)
+    sequence_lengths = _ops.convert_to_tensor(sequence_lengths)
+    transition_params = _ops.convert_to_tensor(transition_params)
 
     def _single_seq_fn():
-        batch_size = array_ops.shape(inputs, out_type=tag_indices.dtype)[0]
-        example_inds = array_ops.reshape(_range(batch_size, dtype=tag_indices.dtype), [-1, 1])
-        sequence_scores = array_ops.gather_nd(array_ops.squeeze(inputs, [1]),
-                                              array_ops.concat([example_inds, tag_indices], axis=1))
-        return array_ops.where(math_ops.less_equal(sequence_lengths, 0), core_ops.zeros_like(sequence_scores),
+        batch_size = _array_ops.shape(inputs, out_type=tag_indices.dtype)[0]
+        example_inds = _array_ops.reshape(_range(batch_size, dtype=tag_indices.dtype), [-1, 1])
+        sequence_scores = _array_ops.gather_nd(_array_ops.squeeze(inputs, [1]),
+                                              _array_ops.concat([example_inds, tag_indices], axis=1))
+        return _array_ops.where(_math_ops.less_equal(sequence_lengths, 0), _core_ops.zeros_like(sequence_scores),
                                sequence_scores)
 
     def _multi_seq_fn():
@@ -61,7 +64,7 @@ def crf_sequence_score(inputs, tag_indices, sequence_lengths, transition_params)
         binary_scores = crf_binary_score(tag_indices, sequence_lengths, transition_params)
         return unary_scores + binary_scores
 
-    return smart_cond(_is_single_step(inputs), _single_seq_fn, _multi_seq_fn)
+    return _smart_cond(_is_single_step(inputs), _single_seq_fn, _multi_seq_fn)
 
 
 def crf_multitag_sequence_score(inputs, tag_bitmap, sequence_lengths, transition_params):
@@ -76,20 +79,20 @@ def crf_multitag_sequence_score(inputs, tag_bitmap, sequence_lengths, transition
     Returns:
       sequence_scores: A [batch_size] vector of the log-sum-exp of the allowed sequences' scores.
     """
-    inputs = ops.convert_to_tensor(inputs)
-    tag_bitmap = ops.convert_to_tensor(tag_bitmap, dtype=dtypes.bool_)
-    filtered_inputs = array_ops.where(tag_bitmap, inputs,
-                                      array_ops.fill(array_ops.shape(inputs), constant(float("-inf"), inputs.dtype)))
+    inputs = _ops.convert_to_tensor(inputs)
+    tag_bitmap = _ops.convert_to_tensor(tag_bitmap, dtype=_dtypes.bool_)
+    filtered_inputs = _array_ops.where(tag_bitmap, inputs,
+                                      _array_ops.fill(_array_ops.shape(inputs), _constant(float("-inf"), inputs.dtype)))
 
     def _single_seq_fn():
-        filtered = array_ops.squeeze(filtered_inputs, [1])
-        return math_ops.reduce_logsumexp(filtered, axis=[1])
+        filtered = _array_ops.squeeze(filtered_inputs, [1])
+        return _math_ops.reduce_logsumexp(filtered, axis=[1])
 
     def _multi_seq_fn():
         return crf_log_norm(inputs=filtered_inputs, sequence_lengths=sequence_lengths,
                             transition_params=transition_params)
 
-    return smart_cond(_is_single_step(inputs), _single_seq_fn, _multi_seq_fn)
+    return _smart_cond(_is_single_step(inputs), _single_seq_fn, _multi_seq_fn)
 
 
 def crf_log_norm(inputs, sequence_lengths, transition_params):
@@ -103,26 +106,26 @@ def crf_log_norm(inputs, sequence_lengths, transition_params):
     Returns:
       log_norm: A [batch_size] vector of normalizers for a CRF (0 for sequences of length <= 0).
     """
-    inputs = ops.convert_to_tensor(inputs)
-    sequence_lengths = ops.convert_to_tensor(sequence_lengths)
-    first_input = array_ops.slice(inputs, [0, 0, 0], [-1, 1, -1])
-    first_input = array_ops.squeeze(first_input, [1])
+    inputs = _ops.convert_to_tensor(inputs)
+    sequence_lengths = _ops.convert_to_tensor(sequence_lengths)
+    first_input = _array_ops.slice(inputs, [0, 0, 0], [-1, 1, -1])
+    first_input = _array_ops.squeeze(first_input, [1])
 
     def _single_seq_fn():
-        log_norm = math_ops.reduce_logsumexp(first_input, [1])
-        return array_ops.where(math_ops.less_equal(sequence_lengths, 0), core_ops.zeros_like(log_norm), log_norm)
+        log_norm = _math_ops.reduce_logsumexp(first_input, [1])
+        return _array_ops.where(_math_ops.less_equal(sequence_lengths, 0), _core_ops.zeros_like(log_norm), log_norm)
 
     def _multi_seq_fn():
-        rest_of_input = array_ops.slice(inputs, [0, 1, 0], [-1, -1, -1])
+        rest_of_input = _array_ops.slice(inputs, [0, 1, 0], [-1, -1, -1])
         forward_cell = CrfForwardRnnCell(transition_params)
-        sequence_lengths_less_one = math_ops.maximum(constant(0, dtype=sequence_lengths.dtype),
+        sequence_lengths_less_one = _math_ops.maximum(_constant(0, dtype=sequence_lengths.dtype),
                                                      sequence_lengths - 1)
-        _, alphas = dynamic_rnn(cell=forward_cell, inputs=rest_of_input, sequence_length=sequence_lengths_less_one,
+        _, alphas = _dynamic_rnn(cell=forward_cell, inputs=rest_of_input, sequence_length=sequence_lengths_less_one,
                                 initial_state=first_input, dtype=inputs.dtype)
-        log_norm = math_ops.reduce_logsumexp(alphas, [1])
-        return array_ops.where(math_ops.less_equal(sequence_lengths, 0), core_ops.zeros_like(log_norm), log_norm)
+        log_norm = _math_ops.reduce_logsumexp(alphas, [1])
+        return _array_ops.where(_math_ops.less_equal(sequence_lengths, 0), _core_ops.zeros_like(log_norm), log_norm)
 
-    return smart_cond(_is_single_step(inputs), _single_seq_fn, _multi_seq_fn)
+    return _smart_cond(_is_single_step(inputs), _single_seq_fn, _multi_seq_fn)
 
 
 def crf_log_likelihood(inputs, tag_indices, sequence_lengths, transition_params=None):
@@ -139,10 +142,10 @@ def crf_log_likelihood(inputs, tag_indices, sequence_lengths, transition_params=
       log_likelihood: A [batch_size] tensor of the log-likelihoods of `tag_indices`.
       transition_params: The [num_tags, num_tags] transition matrix used.
     """
-    inputs = ops.convert_to_tensor(inputs)
-    num_tags = dimension_value(inputs.shape[2])
+    inputs = _ops.convert_to_tensor(inputs)
+    num_tags = _dimension_value(inputs.shape[2])
     if transition_params is None:
-        transition_params = get_variable("transitions", [num_tags, num_tags])
+        transition_params = _get_variable("transitions", [num_tags, num_tags])
     sequence_scores = crf_sequence_score(inputs, tag_indices, sequence_lengths, transition_params)
     log_norm = crf_log_norm(inputs, sequence_lengths, transition_params)
     return sequence_scores - log_norm, transition_params
@@ -159,22 +162,22 @@ def crf_unary_score(tag_indices, sequence_lengths, inputs):
     Returns:
       unary_scores: A [batch_size] vector of unary scores.
     """
-    inputs = ops.convert_to_tensor(inputs)
-    tag_indices = ops.convert_to_tensor(tag_indices)
-    batch_size = array_ops.shape(inputs)[0]
-    max_seq_len = array_ops.shape(inputs)[1]
-    num_tags = array_ops.shape(inputs)[2]
-    flattened_inputs = array_ops.reshape(inputs, [-1])
-    offsets = array_ops.expand_dims(_range(batch_size) * max_seq_len * num_tags, 1)
-    offsets += array_ops.expand_dims(_range(max_seq_len) * num_tags, 0)
-    if tag_indices.dtype == dtypes.int64:
-        offsets = math_ops.cast(offsets, dtypes.int64)
-    flattened_tag_indices = array_ops.reshape(offsets + tag_indices, [-1])
-    unary_scores = array_ops.reshape(array_ops.gather(flattened_inputs, flattened_tag_indices),
+    inputs = _ops.convert_to_tensor(inputs)
+    tag_indices = _ops.convert_to_tensor(tag_indices)
+    batch_size = _array_ops.shape(inputs)[0]
+    max_seq_len = _array_ops.shape(inputs)[1]
+    num_tags = _array_ops.shape(inputs)[2]
+    flattened_inputs = _array_ops.reshape(inputs, [-1])
+    offsets = _array_ops.expand_dims(_range(batch_size) * max_seq_len * num_tags, 1)
+    offsets += _array_ops.expand_dims(_range(max_seq_len) * num_tags, 0)
+    if tag_indices.dtype == _dtypes.int64:
+        offsets = _math_ops.cast(offsets, _dtypes.int64)
+    flattened_tag_indices = _array_ops.reshape(offsets + tag_indices, [-1])
+    unary_scores = _array_ops.reshape(_array_ops.gather(flattened_inputs, flattened_tag_indices),
                                      [batch_size, max_seq_len])
-    masks = array_ops.sequence_mask(sequence_lengths, maxlen=array_ops.shape(tag_indices)[1],
+    masks = _array_ops.sequence_mask(sequence_lengths, maxlen=_array_ops.shape(tag_indices)[1],
                                     dtype=inputs.dtype)
-    return math_ops.reduce_sum(unary_scores * masks, 1)
+    return _math_ops.reduce_sum(unary_scores * masks, 1)
 
 
 def crf_binary_score(tag_indices, sequence_lengths, transition_params):
@@ -188,31 +191,31 @@ def crf_binary_score(tag_indices, sequence_lengths, transition_params):
     Returns:
       binary_scores: A [batch_size] vector of binary scores.
     """
-    tag_indices = ops.convert_to_tensor(tag_indices)
-    transition_params = ops.convert_to_tensor(transition_params)
-    num_tags = dimension_value(transition_params.shape[0])
+    tag_indices = _ops.convert_to_tensor(tag_indices)
+    transition_params = _ops.convert_to_tensor(transition_params)
+    num_tags = _dimension_value(transition_params.shape[0])
     if num_tags is None:
-        num_tags = math_ops.cast(array_ops.shape(transition_params)[0], tag_indices.dtype)
-    num_transitions = array_ops.shape(tag_indices)[1] - 1
-    start_tag_indices = array_ops.slice(tag_indices, [0, 0], array_ops.stack([-1, num_transitions]))
-    end_tag_indices = array_ops.slice(tag_indices, [0, 1], array_ops.stack([-1, num_transitions]))
+        num_tags = _math_ops.cast(_array_ops.shape(transition_params)[0], tag_indices.dtype)
+    num_transitions = _array_ops.shape(tag_indices)[1] - 1
+    start_tag_indices = _array_ops.slice(tag_indices, [0, 0], _array_ops.stack([-1, num_transitions]))
+    end_tag_indices = _array_ops.slice(tag_indices, [0, 1], _array_ops.stack([-1, num_transitions]))
     flattened_transition_indices = start_tag_indices * num_tags + end_tag_indices
-    flattened_transition_params = array_ops.reshape(transition_params, [-1])
-    binary_scores = array_ops.gather(flattened_transition_params, flattened_transition_indices)
-    masks = array_ops.sequence_mask(sequence_lengths, maxlen=array_ops.shape(tag_indices)[1],
+    flattened_transition_params = _array_ops.reshape(transition_params, [-1])
+    binary_scores = _array_ops.gather(flattened_transition_params, flattened_transition_indices)
+    masks = _array_ops.sequence_mask(sequence_lengths, maxlen=_array_ops.shape(tag_indices)[1],
                                     dtype=transition_params.dtype)
-    truncated_masks = array_ops.slice(masks, [0, 1], [-1, -1])
-    return math_ops.reduce_sum(binary_scores * truncated_masks, 1)
+    truncated_masks = _array_ops.slice(masks, [0, 1], [-1, -1])
+    return _math_ops.reduce_sum(binary_scores * truncated_masks, 1)
 
 
-class _CrfTransitionCell(RNNCell):
+class _CrfTransitionCell(_RNNCell):
     """A cell stepping over `num_tags` scores with a [num_tags, num_tags] `transition_params` matrix."""
 
     def __init__(self, transition_params):
         super().__init__()
-        transition_params = ops.convert_to_tensor(transition_params)
-        self._transition_params = array_ops.expand_dims(transition_params, 0)
-        self._num_tags = dimension_value(transition_params.shape[0])
+        transition_params = _ops.convert_to_tensor(transition_params)
+        self._transition_params = _array_ops.expand_dims(transition_params, 0)
+        self._num_tags = _dimension_value(transition_params.shape[0])
 
     @property
     def state_size(self):
@@ -224,7 +227,7 @@ class _CrfTransitionCell(RNNCell):
 
     def _transition_scores(self, state):
         """`[batch, num_tags, num_tags]`: the score of each previous tag `i` plus `T[i, j]`."""
-        return array_ops.expand_dims(state, 2) + self._transition_params
+        return _array_ops.expand_dims(state, 2) + self._transition_params
 
 
 class CrfForwardRnnCell(_CrfTransitionCell):
@@ -237,7 +240,7 @@ class CrfForwardRnnCell(_CrfTransitionCell):
     def __call__(self, inputs, state, scope=None):
         """Returns `(new_alphas, new_alphas)` for the [batch, num_tags] `inputs` and `state`."""
         transition_scores = self._transition_scores(state)
-        new_alphas = inputs + math_ops.reduce_logsumexp(transition_scores, [1])
+        new_alphas = inputs + _math_ops.reduce_logsumexp(transition_scores, [1])
         return new_alphas, new_alphas
 
 
@@ -252,20 +255,20 @@ def viterbi_decode(score, transition_params):
       viterbi: A list of `seq_len` integers: the highest scoring tag indices.
       viterbi_score: A float: the score of the Viterbi sequence.
     """
-    score = np.asarray(score)
-    transition_params = np.asarray(transition_params)
-    trellis = np.zeros_like(score)
-    backpointers = np.zeros_like(score, dtype=np.int32)
+    score = _np.asarray(score)
+    transition_params = _np.asarray(transition_params)
+    trellis = _np.zeros_like(score)
+    backpointers = _np.zeros_like(score, dtype=_np.int32)
     trellis[0] = score[0]
     for t in range(1, score.shape[0]):
-        v = np.expand_dims(trellis[t - 1], 1) + transition_params
-        trellis[t] = score[t] + np.max(v, 0)
-        backpointers[t] = np.argmax(v, 0)
-    viterbi = [np.argmax(trellis[-1])]
+        v = _np.expand_dims(trellis[t - 1], 1) + transition_params
+        trellis[t] = score[t] + _np.max(v, 0)
+        backpointers[t] = _np.argmax(v, 0)
+    viterbi = [_np.argmax(trellis[-1])]
     for bp in reversed(backpointers[1:]):
         viterbi.append(bp[viterbi[-1]])
     viterbi.reverse()
-    viterbi_score = np.max(trellis[-1])
+    viterbi_score = _np.max(trellis[-1])
     return viterbi, viterbi_score
 
 
@@ -279,12 +282,12 @@ class CrfDecodeForwardRnnCell(_CrfTransitionCell):
     def __call__(self, inputs, state, scope=None):
         """Returns `(backpointers, new_state)` for the [batch, num_tags] `inputs` and `state`."""
         transition_scores = self._transition_scores(state)
-        new_state = inputs + math_ops.reduce_max(transition_scores, [1])
-        backpointers = math_ops.cast(math_ops.argmax(transition_scores, 1), dtype=dtypes.int32)
+        new_state = inputs + _math_ops.reduce_max(transition_scores, [1])
+        backpointers = _math_ops.cast(_math_ops.argmax(transition_scores, 1), dtype=_dtypes.int32)
         return backpointers, new_state
 
 
-class CrfDecodeBackwardRnnCell(RNNCell):
+class CrfDecodeBackwardRnnCell(_RNNCell):
     """The backward Viterbi step: follows the backpointers from the current tag.
 
     Args:
@@ -305,11 +308,11 @@ class CrfDecodeBackwardRnnCell(RNNCell):
 
     def __call__(self, inputs, state, scope=None):
         """Returns `(new_tags, new_tags)`, both [batch, 1], for backpointers `inputs` [batch, num_tags]."""
-        state = array_ops.squeeze(state, axis=[1])
-        batch_size = array_ops.shape(inputs)[0]
+        state = _array_ops.squeeze(state, axis=[1])
+        batch_size = _array_ops.shape(inputs)[0]
         b_indices = _range(batch_size)
-        indices = array_ops.stack([b_indices, state], axis=1)
-        new_tags = array_ops.expand_dims(array_ops.gather_nd(inputs, indices), axis=-1)
+        indices = _array_ops.stack([b_indices, state], axis=1)
+        new_tags = _array_ops.expand_dims(_array_ops.gather_nd(inputs, indices), axis=-1)
         return new_tags, new_tags
 
 
@@ -325,34 +328,34 @@ def crf_decode(potentials, transition_params, sequence_length):
       decode_tags: A [batch_size, max_seq_len] int32 tensor of the highest scoring tag indices.
       best_score: A [batch_size] tensor of the scores of `decode_tags`.
     """
-    potentials = ops.convert_to_tensor(potentials)
-    sequence_length = ops.convert_to_tensor(sequence_length)
+    potentials = _ops.convert_to_tensor(potentials)
+    sequence_length = _ops.convert_to_tensor(sequence_length)
 
     def _single_seq_fn():
-        squeezed_potentials = array_ops.squeeze(potentials, [1])
-        decode_tags = array_ops.expand_dims(math_ops.argmax(squeezed_potentials, axis=1), 1)
-        best_score = math_ops.reduce_max(squeezed_potentials, axis=1)
-        return math_ops.cast(decode_tags, dtype=dtypes.int32), best_score
+        squeezed_potentials = _array_ops.squeeze(potentials, [1])
+        decode_tags = _array_ops.expand_dims(_math_ops.argmax(squeezed_potentials, axis=1), 1)
+        best_score = _math_ops.reduce_max(squeezed_potentials, axis=1)
+        return _math_ops.cast(decode_tags, dtype=_dtypes.int32), best_score
 
     def _multi_seq_fn():
-        num_tags = dimension_value(potentials.shape[2])
+        num_tags = _dimension_value(potentials.shape[2])
         crf_fwd_cell = CrfDecodeForwardRnnCell(transition_params)
-        initial_state = array_ops.slice(potentials, [0, 0, 0], [-1, 1, -1])
-        initial_state = array_ops.squeeze(initial_state, axis=[1])
-        inputs = array_ops.slice(potentials, [0, 1, 0], [-1, -1, -1])
-        sequence_length_less_one = math_ops.maximum(constant(0, dtype=sequence_length.dtype), sequence_length - 1)
-        backpointers, last_score = dynamic_rnn(crf_fwd_cell, inputs=inputs, sequence_length=sequence_length_less_one,
-                                               initial_state=initial_state, time_major=False, dtype=dtypes.int32)
-        backpointers = array_ops.reverse_sequence(backpointers, sequence_length_less_one, seq_axis=1)
+        initial_state = _array_ops.slice(potentials, [0, 0, 0], [-1, 1, -1])
+        initial_state = _array_ops.squeeze(initial_state, axis=[1])
+        inputs = _array_ops.slice(potentials, [0, 1, 0], [-1, -1, -1])
+        sequence_length_less_one = _math_ops.maximum(_constant(0, dtype=sequence_length.dtype), sequence_length - 1)
+        backpointers, last_score = _dynamic_rnn(crf_fwd_cell, inputs=inputs, sequence_length=sequence_length_less_one,
+                                               initial_state=initial_state, time_major=False, dtype=_dtypes.int32)
+        backpointers = _array_ops.reverse_sequence(backpointers, sequence_length_less_one, seq_axis=1)
         crf_bwd_cell = CrfDecodeBackwardRnnCell(num_tags)
-        initial_state = math_ops.cast(math_ops.argmax(last_score, axis=1), dtype=dtypes.int32)
-        initial_state = array_ops.expand_dims(initial_state, axis=-1)
-        decode_tags, _ = dynamic_rnn(crf_bwd_cell, inputs=backpointers, sequence_length=sequence_length_less_one,
-                                     initial_state=initial_state, time_major=False, dtype=dtypes.int32)
-        decode_tags = array_ops.squeeze(decode_tags, axis=[2])
-        decode_tags = array_ops.concat([initial_state, decode_tags], axis=1)
-        decode_tags = array_ops.reverse_sequence(decode_tags, sequence_length, seq_axis=1)
-        best_score = math_ops.reduce_max(last_score, axis=1)
+        initial_state = _math_ops.cast(_math_ops.argmax(last_score, axis=1), dtype=_dtypes.int32)
+        initial_state = _array_ops.expand_dims(initial_state, axis=-1)
+        decode_tags, _ = _dynamic_rnn(crf_bwd_cell, inputs=backpointers, sequence_length=sequence_length_less_one,
+                                     initial_state=initial_state, time_major=False, dtype=_dtypes.int32)
+        decode_tags = _array_ops.squeeze(decode_tags, axis=[2])
+        decode_tags = _array_ops.concat([initial_state, decode_tags], axis=1)
+        decode_tags = _array_ops.reverse_sequence(decode_tags, sequence_length, seq_axis=1)
+        best_score = _math_ops.reduce_max(last_score, axis=1)
         return decode_tags, best_score
 
-    return smart_cond(_is_single_step(potentials), _single_seq_fn, _multi_seq_fn)
+    return _smart_cond(_is_single_step(potentials), _single_seq_fn, _multi_seq_fn)

@@ -11,9 +11,9 @@ closed form `(tr(S_b^-1 S_a S_a^T S_b^-T) + |S_b^-1 (loc_b - loc_a)|^2 - k) / 2 
 log|det S_a|`.
 """
 
-import math
+import math as _math
 
-import numpy as np
+import numpy as _np
 
 from ..distributions import (
     FULLY_REPARAMETERIZED,
@@ -35,10 +35,13 @@ from ..distributions import (
     Uniform,
     kl_divergence,
 )
-from ..framework import dtypes, ops
-from ..framework.tensor_shape import TensorShape
-from ..ops import array_ops, core_ops, math_ops
-from ..variables import Variable
+from ..framework import dtypes as _dtypes
+from ..framework import ops as _ops
+from ..framework.tensor_shape import TensorShape as _TensorShape
+from ..ops import array_ops as _array_ops
+from ..ops import core_ops as _core_ops
+from ..ops import math_ops as _math_ops
+from ..variables import Variable as _Variable
 
 __all__ = ["Bernoulli", "Beta", "Categorical", "Dirichlet", "DirichletMultinomial", "Distribution", "Exponential",
            "FULLY_REPARAMETERIZED", "Gamma", "Laplace", "Multinomial", "MultivariateNormalDiag",
@@ -48,7 +51,7 @@ __all__ = ["Bernoulli", "Beta", "Categorical", "Dirichlet", "DirichletMultinomia
 
 def _zeros_batch(t, drop):
     """Zeros of `t`'s shape without its last `drop` axes (for explicit broadcasting)."""
-    z = core_ops.zeros_like(t)
+    z = _core_ops.zeros_like(t)
     for _ in range(drop):
         z = z[..., 0]
     return z
@@ -71,16 +74,16 @@ def _float_params(values, names):
     """
     dtype = None
     for v in values:
-        if isinstance(v, (ops.Tensor, Variable)) or (isinstance(v, np.ndarray) and v.dtype.kind == "f"):
-            dtype = dtypes.as_dtype(v.dtype).base_dtype
+        if isinstance(v, (_ops.Tensor, _Variable)) or (isinstance(v, _np.ndarray) and v.dtype.kind == "f"):
+            dtype = _dtypes.as_dtype(v.dtype).base_dtype
             break
-    dtype = dtype or dtypes.float32
+    dtype = dtype or _dtypes.float32
     out = []
     for v, n in zip(values, names):
-        if isinstance(v, (ops.Tensor, Variable)):
-            t = ops.convert_to_tensor(v, name=n)
+        if isinstance(v, (_ops.Tensor, _Variable)):
+            t = _ops.convert_to_tensor(v, name=n)
         else:
-            t = ops.convert_to_tensor(np.asarray(v, dtype=dtype.as_numpy_dtype), name=n)
+            t = _ops.convert_to_tensor(_np.asarray(v, dtype=dtype.as_numpy_dtype), name=n)
         if t.dtype.base_dtype != dtype:
             raise TypeError("%s, type=%s, must be of the same type (%s)" % (t.name, t.dtype, dtype))
         if not t.dtype.is_floating:
@@ -91,7 +94,7 @@ def _float_params(values, names):
 
 def _assert_nonzero(diag):
     from ..ops import check_ops
-    return check_ops.Assert(math_ops.reduce_all(math_ops.not_equal(diag, 0.0)),
+    return check_ops.Assert(_math_ops.reduce_all(_math_ops.not_equal(diag, 0.0)),
                             ["Singular operator: diagonal contained zero values."])
 
 
@@ -126,21 +129,21 @@ class _MultivariateNormalTriLBase(Distribution):
     def _batch_shape(self):
         from ..ops.array_ops import broadcast_static_shape
         tril = self._scale_tril.shape
-        tril_batch = TensorShape(None) if tril.ndims is None else TensorShape(tril.as_list()[:-2])
+        tril_batch = _TensorShape(None) if tril.ndims is None else _TensorShape(tril.as_list()[:-2])
         if self._loc is None:
             return tril_batch
         loc = self._loc.shape
-        loc_batch = TensorShape(None) if loc.ndims is None else TensorShape(loc.as_list()[:-1])
+        loc_batch = _TensorShape(None) if loc.ndims is None else _TensorShape(loc.as_list()[:-1])
         return broadcast_static_shape(loc_batch, tril_batch)
 
     def _batch_shape_tensor(self):
-        return core_ops.shape(self._log_det_scale())
+        return _core_ops.shape(self._log_det_scale())
 
     def _event_shape(self):
-        return TensorShape([self._k()])
+        return _TensorShape([self._k()])
 
     def _event_shape_tensor(self):
-        return core_ops.shape(self._scale_tril)[-1:]
+        return _core_ops.shape(self._scale_tril)[-1:]
 
     def _loc_or_zero(self):
         if self._loc is not None:
@@ -150,27 +153,27 @@ class _MultivariateNormalTriLBase(Distribution):
     def _log_det_scale(self):
         """`log|det scale|`, broadcast to the batch shape."""
         from ..ops.linalg_diag_ops import matrix_diag_part
-        ld = math_ops.reduce_sum(math_ops.log(math_ops.abs(matrix_diag_part(self._scale_tril))), axis=-1)
+        ld = _math_ops.reduce_sum(_math_ops.log(_math_ops.abs(matrix_diag_part(self._scale_tril))), axis=-1)
         return ld + _zeros_batch(self._loc_or_zero(), 1)
 
     def _num_dims(self):
-        return math_ops.cast(core_ops.shape(self._scale_tril)[-1], self.dtype)
+        return _math_ops.cast(_core_ops.shape(self._scale_tril)[-1], self.dtype)
 
     def _sample_n(self, n, seed=None):
         from ..ops import random_ops
         loc = self._loc_or_zero() + _zeros_batch(self._scale_tril, 1)
-        shape = array_ops.concat([[n], core_ops.shape(loc)], 0)
+        shape = _array_ops.concat([[n], _core_ops.shape(loc)], 0)
         z = random_ops.random_normal(shape, dtype=self.dtype, seed=seed)
-        return loc + math_ops.reduce_sum(self._scale_tril * z[..., None, :], axis=-1)
+        return loc + _math_ops.reduce_sum(self._scale_tril * z[..., None, :], axis=-1)
 
     def _log_prob(self, x):
         d = x - self._loc_or_zero()
         z = _tril_solve(self._scale_tril, d[..., None])[..., 0]
-        return (-0.5 * math_ops.reduce_sum(math_ops.square(z), axis=-1)
-                - 0.5 * self._num_dims() * math.log(2.0 * math.pi) - self._log_det_scale())
+        return (-0.5 * _math_ops.reduce_sum(_math_ops.square(z), axis=-1)
+                - 0.5 * self._num_dims() * _math.log(2.0 * _math.pi) - self._log_det_scale())
 
     def _entropy(self):
-        return 0.5 * self._num_dims() * (1.0 + math.log(2.0 * math.pi)) + self._log_det_scale()
+        return 0.5 * self._num_dims() * (1.0 + _math.log(2.0 * _math.pi)) + self._log_det_scale()
 
     def _mean(self):
         return self._loc_or_zero() + _zeros_batch(self._scale_tril, 1)
@@ -179,15 +182,15 @@ class _MultivariateNormalTriLBase(Distribution):
         return self._mean()
 
     def _covariance(self):
-        cov = math_ops.matmul(self._scale_tril, self._scale_tril, transpose_b=True)
+        cov = _math_ops.matmul(self._scale_tril, self._scale_tril, transpose_b=True)
         return cov + _zeros_batch(self._loc_or_zero(), 1)[..., None, None]
 
     def _variance(self):
-        return (math_ops.reduce_sum(math_ops.square(self._scale_tril), axis=-1)
+        return (_math_ops.reduce_sum(_math_ops.square(self._scale_tril), axis=-1)
                 + _zeros_batch(self._loc_or_zero(), 1)[..., None])
 
     def _stddev(self):
-        return math_ops.sqrt(self._variance())
+        return _math_ops.sqrt(self._variance())
 
 
 class MultivariateNormalTriL(_MultivariateNormalTriLBase):
@@ -210,25 +213,25 @@ class MultivariateNormalTriL(_MultivariateNormalTriLBase):
         parameters = dict(locals())
         if loc is None and scale_tril is None:
             raise ValueError("Must specify one or both of `loc`, `scale_tril`.")
-        with ops.name_scope(name, values=[loc, scale_tril]) as name:
+        with _ops.name_scope(name, values=[loc, scale_tril]) as name:
             vals = [v for v in (loc, scale_tril) if v is not None]
             names = [n for v, n in ((loc, "loc"), (scale_tril, "scale_tril")) if v is not None]
             conv = dict(zip(names, _float_params(vals, names)))
             loc_t = conv.get("loc")
             if scale_tril is None:
-                k = core_ops.shape(loc_t)[-1]
+                k = _core_ops.shape(loc_t)[-1]
                 from ..ops.linalg_diag_ops import eye
                 tril = eye(k, dtype=loc_t.dtype)
                 static_k = loc_t.shape[-1] if loc_t.shape.ndims is not None else None
                 if static_k is not None:
-                    tril = array_ops.reshape(tril, [static_k, static_k])
+                    tril = _array_ops.reshape(tril, [static_k, static_k])
             else:
                 from ..ops.linalg_diag_ops import matrix_band_part
                 tril = matrix_band_part(conv["scale_tril"], -1, 0)
                 if validate_args:
                     from ..ops.linalg_diag_ops import matrix_diag_part
-                    with ops.control_dependencies([_assert_nonzero(matrix_diag_part(tril))]):
-                        tril = core_ops.identity(tril)
+                    with _ops.control_dependencies([_assert_nonzero(matrix_diag_part(tril))]):
+                        tril = _core_ops.identity(tril)
             self._init(loc_t, tril, None, validate_args, allow_nan_stats, parameters, name)
 
 
@@ -253,7 +256,7 @@ class MultivariateNormalDiag(_MultivariateNormalTriLBase):
         parameters = dict(locals())
         if loc is None and scale_diag is None:
             raise ValueError("Must specify one or both of `loc`, `scale_diag`.")
-        with ops.name_scope(name, values=[loc, scale_diag, scale_identity_multiplier]) as name:
+        with _ops.name_scope(name, values=[loc, scale_diag, scale_identity_multiplier]) as name:
             given = [(v, n) for v, n in ((loc, "loc"), (scale_diag, "scale_diag"),
                                          (scale_identity_multiplier, "scale_identity_multiplier")) if v is not None]
             conv = dict(zip([n for _, n in given], _float_params([v for v, _ in given], [n for _, n in given])))
@@ -261,27 +264,27 @@ class MultivariateNormalDiag(_MultivariateNormalTriLBase):
             diag = conv.get("scale_diag")
             mult = conv.get("scale_identity_multiplier")
             if diag is None:  # a (scaled) identity of loc's size, with no batch of its own
-                diag = array_ops.fill(core_ops.shape(loc_t)[-1:], ops.convert_to_tensor(1.0, dtype=loc_t.dtype))
+                diag = _array_ops.fill(_core_ops.shape(loc_t)[-1:], _ops.convert_to_tensor(1.0, dtype=loc_t.dtype))
                 static_k = loc_t.shape[-1] if loc_t.shape.ndims is not None else None
                 if static_k is not None:
-                    diag = array_ops.reshape(diag, [static_k])
+                    diag = _array_ops.reshape(diag, [static_k])
                 if mult is not None:
                     diag = diag * mult
             elif mult is not None:
                 diag = diag + mult
             if validate_args:
-                with ops.control_dependencies([_assert_nonzero(diag)]):
-                    diag = core_ops.identity(diag)
+                with _ops.control_dependencies([_assert_nonzero(diag)]):
+                    diag = _core_ops.identity(diag)
             from ..ops.linalg_diag_ops import matrix_diag
             self._init(loc_t, matrix_diag(diag), diag, validate_args, allow_nan_stats, parameters, name)
 
     def _log_prob(self, x):
         d = (x - self._loc_or_zero()) / self._scale_diag
-        return (-0.5 * math_ops.reduce_sum(math_ops.square(d), axis=-1)
-                - 0.5 * self._num_dims() * math.log(2.0 * math.pi) - self._log_det_scale())
+        return (-0.5 * _math_ops.reduce_sum(_math_ops.square(d), axis=-1)
+                - 0.5 * self._num_dims() * _math.log(2.0 * _math.pi) - self._log_det_scale())
 
     def _variance(self):
-        return math_ops.square(self._scale_diag) + _zeros_batch(self._loc_or_zero(), 1)[..., None]
+        return _math_ops.square(self._scale_diag) + _zeros_batch(self._loc_or_zero(), 1)[..., None]
 
 
 class MultivariateNormalFullCovariance(MultivariateNormalTriL):
@@ -303,7 +306,7 @@ class MultivariateNormalFullCovariance(MultivariateNormalTriL):
         parameters = dict(locals())
         if loc is None and covariance_matrix is None:
             raise ValueError("Must specify one or both of `loc`, `covariance_matrix`.")
-        with ops.name_scope(name, values=[loc, covariance_matrix]) as name:
+        with _ops.name_scope(name, values=[loc, covariance_matrix]) as name:
             scale_tril = None
             if covariance_matrix is not None:
                 from ..ops.linalg_core_ops import cholesky
@@ -317,12 +320,12 @@ class MultivariateNormalFullCovariance(MultivariateNormalTriL):
 @RegisterKL(_MultivariateNormalTriLBase, _MultivariateNormalTriLBase)
 def _kl_mvn_mvn(a, b, name=None):
     """KL(a || b) of two multivariate normals, TF 1.15's `_kl_brute_force`."""
-    with ops.name_scope(name, "kl_mvn", [a.loc, b.loc]):
+    with _ops.name_scope(name, "kl_mvn", [a.loc, b.loc]):
         b_inv_a = _tril_solve(b._scale_tril, a._scale_tril)
-        trace = math_ops.reduce_sum(math_ops.square(b_inv_a), axis=[-2, -1])
+        trace = _math_ops.reduce_sum(_math_ops.square(b_inv_a), axis=[-2, -1])
         diff = b._loc_or_zero() - a._loc_or_zero()
-        mahal = math_ops.reduce_sum(math_ops.square(_tril_solve(b._scale_tril, diff[..., None])[..., 0]), axis=-1)
-        k = math_ops.cast(core_ops.shape(b._scale_tril)[-1], dtypes.as_dtype(b.dtype))
+        mahal = _math_ops.reduce_sum(_math_ops.square(_tril_solve(b._scale_tril, diff[..., None])[..., 0]), axis=-1)
+        k = _math_ops.cast(_core_ops.shape(b._scale_tril)[-1], _dtypes.as_dtype(b.dtype))
         return 0.5 * (trace + mahal - k) + b._log_det_scale() - a._log_det_scale()
 
 
@@ -341,7 +344,7 @@ class MultivariateNormalDiagWithSoftplusScale(MultivariateNormalDiag):
                  name="MultivariateNormalDiagWithSoftplusScale"):
         parameters = dict(locals())
         from ..ops.nn_activation_ops import softplus
-        with ops.name_scope(name, values=[scale_diag]) as name:
+        with _ops.name_scope(name, values=[scale_diag]) as name:
             scale_diag = _float_params([scale_diag], ["scale_diag"])[0]
             super().__init__(loc=loc, scale_diag=softplus(scale_diag), validate_args=validate_args,
                              allow_nan_stats=allow_nan_stats, name=name)
@@ -362,8 +365,8 @@ class NormalWithSoftplusScale(Normal):
     def __init__(self, loc, scale, validate_args=False, allow_nan_stats=True, name="NormalWithSoftplusScale"):
         parameters = dict(locals())
         from ..ops.nn_activation_ops import softplus
-        with ops.name_scope(name, values=[scale]) as name:
-            super().__init__(loc=loc, scale=softplus(ops.convert_to_tensor(scale), name="softplus_scale"),
+        with _ops.name_scope(name, values=[scale]) as name:
+            super().__init__(loc=loc, scale=softplus(_ops.convert_to_tensor(scale), name="softplus_scale"),
                              validate_args=validate_args, allow_nan_stats=allow_nan_stats, name=name)
         self._parameters = parameters
 
@@ -385,21 +388,21 @@ class _OneHotLogitsMixin(_LogitsProbsMixin):
 
     def _k(self):
         k = self._logits.shape[-1] if self._logits.shape.ndims is not None else None
-        return k if k is not None else core_ops.shape(self._logits)[-1]
+        return k if k is not None else _core_ops.shape(self._logits)[-1]
 
     def _batch_shape(self):
         shape = self._logits.shape
-        return TensorShape(None) if shape.ndims is None else TensorShape(shape.as_list()[:-1])
+        return _TensorShape(None) if shape.ndims is None else _TensorShape(shape.as_list()[:-1])
 
     def _batch_shape_tensor(self):
-        return core_ops.shape(self._logits)[:-1]
+        return _core_ops.shape(self._logits)[:-1]
 
     def _event_shape(self):
         shape = self._logits.shape
-        return TensorShape([None]) if shape.ndims is None else TensorShape(shape.as_list()[-1:])
+        return _TensorShape([None]) if shape.ndims is None else _TensorShape(shape.as_list()[-1:])
 
     def _event_shape_tensor(self):
-        return core_ops.shape(self._logits)[-1:]
+        return _core_ops.shape(self._logits)[-1:]
 
 
 class OneHotCategorical(_OneHotLogitsMixin, Distribution):
@@ -417,46 +420,46 @@ class OneHotCategorical(_OneHotLogitsMixin, Distribution):
       ValueError: If both or neither of `logits` and `probs` are given.
     """
 
-    def __init__(self, logits=None, probs=None, dtype=dtypes.int32, validate_args=False, allow_nan_stats=True,
+    def __init__(self, logits=None, probs=None, dtype=_dtypes.int32, validate_args=False, allow_nan_stats=True,
                  name="OneHotCategorical"):
         parameters = dict(locals())
         from ..distributions.univariate import _logits_and_probs
-        with ops.name_scope(name, values=[logits, probs]) as name:
+        with _ops.name_scope(name, values=[logits, probs]) as name:
             self._logits, self._probs = _logits_and_probs(logits, probs, True, name)
-        super().__init__(dtypes.as_dtype(dtype), NOT_REPARAMETERIZED, validate_args, allow_nan_stats, parameters,
+        super().__init__(_dtypes.as_dtype(dtype), NOT_REPARAMETERIZED, validate_args, allow_nan_stats, parameters,
                          [self._logits, self._probs], name)
 
     def _convert(self, value, name):
-        return ops.convert_to_tensor(value, name=name)
+        return _ops.convert_to_tensor(value, name=name)
 
     def _sample_n(self, n, seed=None):
         from ..ops import random_ops
         k = self._k()
-        logits_2d = array_ops.reshape(self._logits, array_ops.stack([-1, ops.convert_to_tensor(k)]))
-        draws = array_ops.transpose(random_ops.multinomial(logits_2d, n, seed=seed))
-        ret = array_ops.one_hot(draws, depth=k, dtype=self.dtype)
-        shape = array_ops.concat([[n], self._batch_shape_tensor(), self._event_shape_tensor()], 0)
-        return array_ops.reshape(ret, shape)
+        logits_2d = _array_ops.reshape(self._logits, _array_ops.stack([-1, _ops.convert_to_tensor(k)]))
+        draws = _array_ops.transpose(random_ops.multinomial(logits_2d, n, seed=seed))
+        ret = _array_ops.one_hot(draws, depth=k, dtype=self.dtype)
+        shape = _array_ops.concat([[n], self._batch_shape_tensor(), self._event_shape_tensor()], 0)
+        return _array_ops.reshape(ret, shape)
 
     def _log_prob(self, x):
         from ..ops.nn_ops import softmax_cross_entropy_with_logits
-        x = math_ops.cast(x, self._logits.dtype)
+        x = _math_ops.cast(x, self._logits.dtype)
         logits = self._logits
         if not (x.shape.is_fully_defined() and logits.shape.is_fully_defined()
                 and x.shape.as_list() == logits.shape.as_list()):
-            logits = logits * core_ops.ones_like(x)
-            x = x * core_ops.ones_like(logits)
+            logits = logits * _core_ops.ones_like(x)
+            x = x * _core_ops.ones_like(logits)
         return -softmax_cross_entropy_with_logits(labels=x, logits=logits)
 
     def _entropy(self):
         from ..ops.nn_activation_ops import log_softmax
-        return -math_ops.reduce_sum(log_softmax(self._logits) * self._probs, axis=-1)
+        return -_math_ops.reduce_sum(log_softmax(self._logits) * self._probs, axis=-1)
 
     def _mean(self):
         return self._probs
 
     def _mode(self):
-        return array_ops.one_hot(math_ops.argmax(self._logits, axis=-1), depth=self._k(), dtype=self.dtype)
+        return _array_ops.one_hot(_math_ops.argmax(self._logits, axis=-1), depth=self._k(), dtype=self.dtype)
 
     def _covariance(self):
         from ..ops.linalg_diag_ops import matrix_set_diag
@@ -471,8 +474,8 @@ class OneHotCategorical(_OneHotLogitsMixin, Distribution):
 def _kl_one_hot_categorical(a, b, name=None):
     from ..ops.nn_activation_ops import log_softmax
     from ..ops.nn_ops import softmax
-    with ops.name_scope(name, "kl_categorical_categorical", [a.logits, b.logits]):
-        return math_ops.reduce_sum(softmax(a.logits) * (log_softmax(a.logits) - log_softmax(b.logits)), axis=-1)
+    with _ops.name_scope(name, "kl_categorical_categorical", [a.logits, b.logits]):
+        return _math_ops.reduce_sum(softmax(a.logits) * (log_softmax(a.logits) - log_softmax(b.logits)), axis=-1)
 
 
 class Poisson(Distribution):
@@ -494,18 +497,18 @@ class Poisson(Distribution):
         parameters = dict(locals())
         if (rate is None) == (log_rate is None):
             raise ValueError("Must specify exactly one of `rate` and `log_rate`.")
-        with ops.name_scope(name, values=[rate, log_rate]) as name:
+        with _ops.name_scope(name, values=[rate, log_rate]) as name:
             if rate is not None:
                 rate = _float_params([rate], ["rate"])[0]
                 if validate_args:
                     from ..ops import check_ops
-                    with ops.control_dependencies([check_ops.assert_positive(rate)]):
-                        rate = core_ops.identity(rate)
-                self._rate = core_ops.identity(rate, name="rate")
-                self._log_rate = math_ops.log(self._rate, name="log_rate")
+                    with _ops.control_dependencies([check_ops.assert_positive(rate)]):
+                        rate = _core_ops.identity(rate)
+                self._rate = _core_ops.identity(rate, name="rate")
+                self._log_rate = _math_ops.log(self._rate, name="log_rate")
             else:
-                self._log_rate = core_ops.identity(_float_params([log_rate], ["log_rate"])[0], name="log_rate")
-                self._rate = math_ops.exp(self._log_rate, name="rate")
+                self._log_rate = _core_ops.identity(_float_params([log_rate], ["log_rate"])[0], name="log_rate")
+                self._rate = _math_ops.exp(self._log_rate, name="rate")
         super().__init__(self._rate.dtype, NOT_REPARAMETERIZED, validate_args, allow_nan_stats, parameters,
                          [self._rate], name)
 
@@ -521,36 +524,36 @@ class Poisson(Distribution):
         return self._rate.shape
 
     def _batch_shape_tensor(self):
-        return core_ops.shape(self._rate)
+        return _core_ops.shape(self._rate)
 
     def _event_shape(self):
-        return TensorShape([])
+        return _TensorShape([])
 
     def _event_shape_tensor(self):
-        return ops.convert_to_tensor(np.zeros([0], np.int32))
+        return _ops.convert_to_tensor(_np.zeros([0], _np.int32))
 
     def _log_prob(self, x):
         from ..ops.math_special_ops import lgamma
-        x = x + core_ops.zeros_like(self._rate)
-        safe_x = math_ops.maximum(x, 0.0)
+        x = x + _core_ops.zeros_like(self._rate)
+        safe_x = _math_ops.maximum(x, 0.0)
         y = safe_x * self._log_rate - lgamma(1.0 + safe_x)
-        neg_inf = array_ops.fill(core_ops.shape(y), ops.convert_to_tensor(-np.inf, dtype=y.dtype))
-        return array_ops.where(math_ops.equal(x, safe_x), y, neg_inf) - self._rate
+        neg_inf = _array_ops.fill(_core_ops.shape(y), _ops.convert_to_tensor(-_np.inf, dtype=y.dtype))
+        return _array_ops.where(_math_ops.equal(x, safe_x), y, neg_inf) - self._rate
 
     def _cdf(self, x):
         from ..ops.math_special_ops import igammac
-        safe_x = math_ops.maximum(x, 0.0)
+        safe_x = _math_ops.maximum(x, 0.0)
         cdf = igammac(1.0 + safe_x, self._rate)
-        return array_ops.where(math_ops.less(x + core_ops.zeros_like(cdf), 0.0), core_ops.zeros_like(cdf), cdf)
+        return _array_ops.where(_math_ops.less(x + _core_ops.zeros_like(cdf), 0.0), _core_ops.zeros_like(cdf), cdf)
 
     def _mean(self):
-        return core_ops.identity(self._rate)
+        return _core_ops.identity(self._rate)
 
     def _variance(self):
-        return core_ops.identity(self._rate)
+        return _core_ops.identity(self._rate)
 
     def _mode(self):
-        return math_ops.floor(self._rate)
+        return _math_ops.floor(self._rate)
 
     def _sample_n(self, n, seed=None):
         from ..ops.random_gamma_ops import random_poisson
@@ -573,14 +576,14 @@ class Logistic(Distribution):
 
     def __init__(self, loc, scale, validate_args=False, allow_nan_stats=True, name="Logistic"):
         parameters = dict(locals())
-        with ops.name_scope(name, values=[loc, scale]) as name:
+        with _ops.name_scope(name, values=[loc, scale]) as name:
             loc, scale = _float_params([loc, scale], ["loc", "scale"])
             if validate_args:
                 from ..ops import check_ops
-                with ops.control_dependencies([check_ops.assert_positive(scale)]):
-                    scale = core_ops.identity(scale)
-            self._loc = core_ops.identity(loc, name="loc")
-            self._scale = core_ops.identity(scale, name="scale")
+                with _ops.control_dependencies([check_ops.assert_positive(scale)]):
+                    scale = _core_ops.identity(scale)
+            self._loc = _core_ops.identity(loc, name="loc")
+            self._scale = _core_ops.identity(scale, name="scale")
         super().__init__(self._loc.dtype, FULLY_REPARAMETERIZED, validate_args, allow_nan_stats, parameters,
                          [self._loc, self._scale], name)
 
@@ -593,61 +596,61 @@ class Logistic(Distribution):
         return self._scale
 
     def _ones(self):
-        return core_ops.ones_like(self._loc + self._scale)
+        return _core_ops.ones_like(self._loc + self._scale)
 
     def _batch_shape(self):
         from ..ops.array_ops import broadcast_static_shape
         return broadcast_static_shape(self._loc.shape, self._scale.shape)
 
     def _batch_shape_tensor(self):
-        return core_ops.shape(self._loc + self._scale)
+        return _core_ops.shape(self._loc + self._scale)
 
     def _event_shape(self):
-        return TensorShape([])
+        return _TensorShape([])
 
     def _event_shape_tensor(self):
-        return ops.convert_to_tensor(np.zeros([0], np.int32))
+        return _ops.convert_to_tensor(_np.zeros([0], _np.int32))
 
     def _z(self, x):
         return (x - self._loc) / self._scale
 
     def _sample_n(self, n, seed=None):
         from ..ops import random_ops
-        shape = array_ops.concat([[n], self._batch_shape_tensor()], 0)
-        u = random_ops.random_uniform(shape, minval=np.finfo(self.dtype.as_numpy_dtype).tiny, maxval=1.0,
+        shape = _array_ops.concat([[n], self._batch_shape_tensor()], 0)
+        u = random_ops.random_uniform(shape, minval=_np.finfo(self.dtype.as_numpy_dtype).tiny, maxval=1.0,
                                       dtype=self.dtype, seed=seed)
-        return (math_ops.log(u) - math_ops.log1p(-1.0 * u)) * self._scale + self._loc
+        return (_math_ops.log(u) - _math_ops.log1p(-1.0 * u)) * self._scale + self._loc
 
     def _log_prob(self, x):
         from ..ops.nn_activation_ops import softplus
         z = self._z(x)
-        return -z - 2.0 * softplus(-z) - math_ops.log(self._scale)
+        return -z - 2.0 * softplus(-z) - _math_ops.log(self._scale)
 
     def _log_cdf(self, x):
         from ..ops.nn_activation_ops import softplus
         return -softplus(-self._z(x))
 
     def _cdf(self, x):
-        return math_ops.sigmoid(self._z(x))
+        return _math_ops.sigmoid(self._z(x))
 
     def _log_survival_function(self, x):
         from ..ops.nn_activation_ops import softplus
         return -softplus(self._z(x))
 
     def _survival_function(self, x):
-        return math_ops.sigmoid(-self._z(x))
+        return _math_ops.sigmoid(-self._z(x))
 
     def _entropy(self):
-        return (math_ops.log(self._scale) + 2.0) * self._ones()
+        return (_math_ops.log(self._scale) + 2.0) * self._ones()
 
     def _mean(self):
         return self._loc * self._ones()
 
     def _stddev(self):
-        return self._scale * self._ones() * (math.pi / math.sqrt(3.0))
+        return self._scale * self._ones() * (_math.pi / _math.sqrt(3.0))
 
     def _variance(self):
-        return math_ops.square(self._stddev())
+        return _math_ops.square(self._stddev())
 
     def _mode(self):
         return self._mean()
@@ -679,11 +682,11 @@ class ExpRelaxedOneHotCategorical(_OneHotLogitsMixin, Distribution):
                  name="ExpRelaxedOneHotCategorical"):
         parameters = dict(locals())
         from ..distributions.univariate import _logits_and_probs
-        with ops.name_scope(name, values=[logits, probs, temperature]) as name:
+        with _ops.name_scope(name, values=[logits, probs, temperature]) as name:
             self._logits, self._probs = _logits_and_probs(logits, probs, True, name)
-            dtype = self._logits.dtype if dtype is None else dtypes.as_dtype(dtype)
-            self._temperature = core_ops.identity(ops.convert_to_tensor(temperature, dtype=dtype), name="temperature")
-            self._temperature_2d = array_ops.reshape(self._temperature, [-1, 1], name="temperature_2d")
+            dtype = self._logits.dtype if dtype is None else _dtypes.as_dtype(dtype)
+            self._temperature = _core_ops.identity(_ops.convert_to_tensor(temperature, dtype=dtype), name="temperature")
+            self._temperature_2d = _array_ops.reshape(self._temperature, [-1, 1], name="temperature_2d")
         super().__init__(dtype, FULLY_REPARAMETERIZED, validate_args, allow_nan_stats, parameters,
                          [self._logits, self._probs, self._temperature], name)
 
@@ -699,14 +702,15 @@ class ExpRelaxedOneHotCategorical(_OneHotLogitsMixin, Distribution):
     def _sample_n(self, n, seed=None):
         from ..ops import random_ops
         from ..ops.nn_activation_ops import log_softmax
-        sample_shape = array_ops.concat([[n], core_ops.shape(self._logits)], 0)
-        logits = self._logits * array_ops.fill(sample_shape, ops.convert_to_tensor(1.0, dtype=self.dtype))
-        logits_2d = array_ops.reshape(logits, array_ops.stack([-1, ops.convert_to_tensor(self.event_size)]))
-        uniform = random_ops.random_uniform(core_ops.shape(logits_2d), minval=np.finfo(self.dtype.as_numpy_dtype).tiny,
+        sample_shape = _array_ops.concat([[n], _core_ops.shape(self._logits)], 0)
+        logits = self._logits * _array_ops.fill(sample_shape, _ops.convert_to_tensor(1.0, dtype=self.dtype))
+        logits_2d = _array_ops.reshape(logits, _array_ops.stack([-1, _ops.convert_to_tensor(self.event_size)]))
+        uniform = random_ops.random_uniform(_core_ops.shape(logits_2d),
+                                            minval=_np.finfo(self.dtype.as_numpy_dtype).tiny,
                                             maxval=1.0, dtype=self.dtype, seed=seed)
-        gumbel = -math_ops.log(-math_ops.log(uniform))
+        gumbel = -_math_ops.log(-_math_ops.log(uniform))
         noisy_logits = (gumbel + logits_2d) / self._temperature_2d
-        return array_ops.reshape(log_softmax(noisy_logits), sample_shape)
+        return _array_ops.reshape(log_softmax(noisy_logits), sample_shape)
 
     def _log_prob(self, x):
         from ..ops.math_special_ops import lgamma
@@ -714,16 +718,16 @@ class ExpRelaxedOneHotCategorical(_OneHotLogitsMixin, Distribution):
         logits = self._logits
         if not (x.shape.is_fully_defined() and logits.shape.is_fully_defined()
                 and x.shape.as_list() == logits.shape.as_list()):
-            logits = core_ops.ones_like(x) * logits
-            x = core_ops.ones_like(logits) * x
-        logits_shape = core_ops.shape(math_ops.reduce_sum(logits, axis=[-1]))
-        k_t = ops.convert_to_tensor(self.event_size)
-        logits_2d = array_ops.reshape(logits, array_ops.stack([-1, k_t]))
-        x_2d = array_ops.reshape(x, array_ops.stack([-1, k_t]))
-        k = math_ops.cast(k_t, x.dtype)
-        log_norm_const = lgamma(k) + (k - 1.0) * math_ops.log(self._temperature)
-        log_unnorm_prob = math_ops.reduce_sum(log_softmax(logits_2d - x_2d * self._temperature_2d), [-1])
-        return array_ops.reshape(log_norm_const + log_unnorm_prob, logits_shape)
+            logits = _core_ops.ones_like(x) * logits
+            x = _core_ops.ones_like(logits) * x
+        logits_shape = _core_ops.shape(_math_ops.reduce_sum(logits, axis=[-1]))
+        k_t = _ops.convert_to_tensor(self.event_size)
+        logits_2d = _array_ops.reshape(logits, _array_ops.stack([-1, k_t]))
+        x_2d = _array_ops.reshape(x, _array_ops.stack([-1, k_t]))
+        k = _math_ops.cast(k_t, x.dtype)
+        log_norm_const = lgamma(k) + (k - 1.0) * _math_ops.log(self._temperature)
+        log_unnorm_prob = _math_ops.reduce_sum(log_softmax(logits_2d - x_2d * self._temperature_2d), [-1])
+        return _array_ops.reshape(log_norm_const + log_unnorm_prob, logits_shape)
 
 
 class RelaxedOneHotCategorical(ExpRelaxedOneHotCategorical):
@@ -751,11 +755,11 @@ class RelaxedOneHotCategorical(ExpRelaxedOneHotCategorical):
                          allow_nan_stats=allow_nan_stats, name=name)
 
     def _sample_n(self, n, seed=None):
-        return math_ops.exp(super()._sample_n(n, seed))
+        return _math_ops.exp(super()._sample_n(n, seed))
 
     def _log_prob(self, y):
-        log_y = math_ops.log(y)
-        return super()._log_prob(log_y) - math_ops.reduce_sum(log_y, axis=-1)
+        log_y = _math_ops.log(y)
+        return super()._log_prob(log_y) - _math_ops.reduce_sum(log_y, axis=-1)
 
 
 class RelaxedBernoulli(_LogitsProbsMixin, Distribution):
@@ -779,9 +783,9 @@ class RelaxedBernoulli(_LogitsProbsMixin, Distribution):
                  name="RelaxedBernoulli"):
         parameters = dict(locals())
         from ..distributions.univariate import _logits_and_probs
-        with ops.name_scope(name, values=[logits, probs, temperature]) as name:
+        with _ops.name_scope(name, values=[logits, probs, temperature]) as name:
             self._logits, self._probs = _logits_and_probs(logits, probs, False, name)
-            self._temperature = core_ops.identity(ops.convert_to_tensor(temperature, dtype=self._logits.dtype),
+            self._temperature = _core_ops.identity(_ops.convert_to_tensor(temperature, dtype=self._logits.dtype),
                                                   name="temperature")
             self._logistic = Logistic(self._logits / self._temperature, 1.0 / self._temperature,
                                       validate_args=validate_args, allow_nan_stats=allow_nan_stats,
@@ -800,20 +804,20 @@ class RelaxedBernoulli(_LogitsProbsMixin, Distribution):
         return self._logistic.batch_shape_tensor()
 
     def _event_shape(self):
-        return TensorShape([])
+        return _TensorShape([])
 
     def _event_shape_tensor(self):
-        return ops.convert_to_tensor(np.zeros([0], np.int32))
+        return _ops.convert_to_tensor(_np.zeros([0], _np.int32))
 
     def _sample_n(self, n, seed=None):
-        return math_ops.sigmoid(self._logistic._sample_n(n, seed))
+        return _math_ops.sigmoid(self._logistic._sample_n(n, seed))
 
     def _log_prob(self, y):
-        x = math_ops.log(y) - math_ops.log1p(-y)
-        return self._logistic.log_prob(x) - math_ops.log(y) - math_ops.log1p(-y)
+        x = _math_ops.log(y) - _math_ops.log1p(-y)
+        return self._logistic.log_prob(x) - _math_ops.log(y) - _math_ops.log1p(-y)
 
     def _prob(self, y):
-        return math_ops.exp(self._log_prob(y))
+        return _math_ops.exp(self._log_prob(y))
 
 
 __all__ += ["ExpRelaxedOneHotCategorical", "RelaxedBernoulli", "RelaxedOneHotCategorical"]
@@ -850,7 +854,7 @@ class Independent(Distribution):
             raise ValueError("reinterpreted_batch_ndims({}) cannot exceed distribution.batch_ndims({})"
                              .format(reinterpreted_batch_ndims, batch_rank))
         self._reinterpreted_batch_ndims = reinterpreted_batch_ndims
-        with ops.name_scope(name) as name:
+        with _ops.name_scope(name) as name:
             pass
         super().__init__(distribution.dtype, distribution.reparameterization_type, validate_args,
                          distribution.allow_nan_stats, parameters, list(distribution._graph_parents), name)
@@ -866,29 +870,29 @@ class Independent(Distribution):
     def _batch_shape(self):
         b = self._distribution.batch_shape
         if b.ndims is None:
-            return TensorShape(None)
-        return TensorShape(b.as_list()[:b.ndims - self._reinterpreted_batch_ndims])
+            return _TensorShape(None)
+        return _TensorShape(b.as_list()[:b.ndims - self._reinterpreted_batch_ndims])
 
     def _batch_shape_tensor(self):
         b = self._distribution.batch_shape_tensor()
-        return b[:array_ops.size(b) - self._reinterpreted_batch_ndims]
+        return b[:_array_ops.size(b) - self._reinterpreted_batch_ndims]
 
     def _event_shape(self):
         b = self._distribution.batch_shape
         e = self._distribution.event_shape
         if b.ndims is None or e.ndims is None:
-            return TensorShape(None)
-        return TensorShape(b.as_list()[b.ndims - self._reinterpreted_batch_ndims:] + e.as_list())
+            return _TensorShape(None)
+        return _TensorShape(b.as_list()[b.ndims - self._reinterpreted_batch_ndims:] + e.as_list())
 
     def _event_shape_tensor(self):
         b = self._distribution.batch_shape_tensor()
-        return array_ops.concat([b[array_ops.size(b) - self._reinterpreted_batch_ndims:],
+        return _array_ops.concat([b[_array_ops.size(b) - self._reinterpreted_batch_ndims:],
                                  self._distribution.event_shape_tensor()], 0)
 
     def _reduce(self, x):
         if self._reinterpreted_batch_ndims == 0:
             return x
-        return math_ops.reduce_sum(x, axis=list(range(-self._reinterpreted_batch_ndims, 0)))
+        return _math_ops.reduce_sum(x, axis=list(range(-self._reinterpreted_batch_ndims, 0)))
 
     def _sample_n(self, n, seed=None):
         return self._distribution.sample(n, seed=seed)
@@ -897,7 +901,7 @@ class Independent(Distribution):
         return self._reduce(self._distribution.log_prob(x))
 
     def _prob(self, x):
-        return math_ops.exp(self._log_prob(x))
+        return _math_ops.exp(self._log_prob(x))
 
     def _entropy(self):
         return self._reduce(self._distribution.entropy())
@@ -956,7 +960,7 @@ class MixtureSameFamily(Distribution):
         self._event_ndims = components_distribution.event_shape.ndims
         if self._event_ndims is None:
             raise NotImplementedError("MixtureSameFamily needs a static component event rank")
-        with ops.name_scope(name) as name:
+        with _ops.name_scope(name) as name:
             pass
         super().__init__(components_distribution.dtype, NOT_REPARAMETERIZED, validate_args, allow_nan_stats,
                          parameters, list(components_distribution._graph_parents), name)
@@ -971,7 +975,7 @@ class MixtureSameFamily(Distribution):
 
     def _batch_shape(self):
         b = self._components_distribution.batch_shape
-        return TensorShape(None) if b.ndims is None else TensorShape(b.as_list()[:-1])
+        return _TensorShape(None) if b.ndims is None else _TensorShape(b.as_list()[:-1])
 
     def _batch_shape_tensor(self):
         return self._components_distribution.batch_shape_tensor()[:-1]
@@ -983,11 +987,11 @@ class MixtureSameFamily(Distribution):
         return self._components_distribution.event_shape_tensor()
 
     def _pad_sample_dims(self, x):
-        return array_ops.expand_dims(x, axis=-1 - self._event_ndims)
+        return _array_ops.expand_dims(x, axis=-1 - self._event_ndims)
 
     def _pad_mix_dims(self, x):
         for _ in range(self._event_ndims):
-            x = array_ops.expand_dims(x, -1)
+            x = _array_ops.expand_dims(x, -1)
         return x
 
     def _log_mix_prob(self):
@@ -996,35 +1000,35 @@ class MixtureSameFamily(Distribution):
 
     def _log_prob(self, x):
         log_prob_x = self._components_distribution.log_prob(self._pad_sample_dims(x))
-        return math_ops.reduce_logsumexp(log_prob_x + self._log_mix_prob(), axis=-1)
+        return _math_ops.reduce_logsumexp(log_prob_x + self._log_mix_prob(), axis=-1)
 
     def _prob(self, x):
-        return math_ops.exp(self._log_prob(x))
+        return _math_ops.exp(self._log_prob(x))
 
     def _cdf(self, x):
         cdf_x = self._components_distribution.cdf(self._pad_sample_dims(x))
-        return math_ops.reduce_sum(cdf_x * math_ops.exp(self._log_mix_prob()), axis=-1)
+        return _math_ops.reduce_sum(cdf_x * _math_ops.exp(self._log_mix_prob()), axis=-1)
 
     def _mean(self):
-        probs = self._pad_mix_dims(math_ops.exp(self._log_mix_prob()))
-        return math_ops.reduce_sum(probs * self._components_distribution.mean(), axis=-1 - self._event_ndims)
+        probs = self._pad_mix_dims(_math_ops.exp(self._log_mix_prob()))
+        return _math_ops.reduce_sum(probs * self._components_distribution.mean(), axis=-1 - self._event_ndims)
 
     def _variance(self):
         if self._event_ndims != 0:
             raise NotImplementedError("MixtureSameFamily.variance for vector events: use covariance")
-        probs = math_ops.exp(self._log_mix_prob())
-        mean_cond_var = math_ops.reduce_sum(probs * self._components_distribution.variance(), axis=-1)
+        probs = _math_ops.exp(self._log_mix_prob())
+        mean_cond_var = _math_ops.reduce_sum(probs * self._components_distribution.variance(), axis=-1)
         comp_mean = self._components_distribution.mean()
-        mean = math_ops.reduce_sum(probs * comp_mean, axis=-1)
-        var_cond_mean = math_ops.reduce_sum(probs * math_ops.square(comp_mean - mean[..., None]), axis=-1)
+        mean = _math_ops.reduce_sum(probs * comp_mean, axis=-1)
+        var_cond_mean = _math_ops.reduce_sum(probs * _math_ops.square(comp_mean - mean[..., None]), axis=-1)
         return mean_cond_var + var_cond_mean
 
     def _sample_n(self, n, seed=None):
         x = self._components_distribution.sample(n, seed=seed)
-        k = ops.convert_to_tensor(core_ops.shape(self._mixture_distribution.logits)[-1])
+        k = _ops.convert_to_tensor(_core_ops.shape(self._mixture_distribution.logits)[-1])
         mix_sample = self._mixture_distribution.sample(n, seed=None if seed is None else seed + 1)
-        mask = self._pad_mix_dims(array_ops.one_hot(mix_sample, depth=k, dtype=self.dtype))
-        return math_ops.reduce_sum(x * mask, axis=-1 - self._event_ndims)
+        mask = self._pad_mix_dims(_array_ops.one_hot(mix_sample, depth=k, dtype=self.dtype))
+        return _math_ops.reduce_sum(x * mask, axis=-1 - self._event_ndims)
 
 
 __all__ += ["Independent", "MixtureSameFamily"]

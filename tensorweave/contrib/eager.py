@@ -1,16 +1,17 @@
 """`tf.contrib.eager`: eager execution helpers under their TF1 contrib names: the tape-based
 gradient functions (`implicit_gradients`, `gradients_function`, ...) and `Iterator`."""
 
-import inspect
+import inspect as _inspect
 
-from ..data.dataset_base import Dataset
-from ..data.iterator_ops import EagerIterator
+from ..data.dataset_base import Dataset as _Dataset
+from ..data.iterator_ops import EagerIterator as _EagerIterator
 from ..eager.backprop import GradientTape
 from ..eager.context import enable_eager_execution, executing_eagerly
 from ..eager.function import defun
-from ..framework import ops
+from ..framework import ops as _ops
 from ..gradients.custom_gradient import custom_gradient
-from ..ops import core_ops, nest
+from ..ops import core_ops as _core_ops
+from ..ops import nest as _nest
 from ..variables import Variable
 
 
@@ -55,7 +56,7 @@ def implicit_value_and_gradients(f):
         variables = list(tape.watched_variables())
         if not variables:
             raise ValueError("No trainable variables were accessed while the function was being computed.")
-        grads = tape.gradient(nest.flatten(end_node), variables)
+        grads = tape.gradient(_nest.flatten(end_node), variables)
         return end_node, list(zip(grads, variables))
 
     return grad_fn
@@ -84,7 +85,7 @@ def implicit_gradients(f):
 def _parameter_positions(f, params, param_args):
     """The positions of the arguments of `f` to differentiate."""
     try:
-        spec = inspect.getfullargspec(f)
+        spec = _inspect.getfullargspec(f)
         args = spec.args
     except TypeError as e:
         if params is None:
@@ -130,11 +131,11 @@ def value_and_gradients_function(f, params=None):
             raise ValueError("Functions to be differentiated cannot receive keyword arguments.")
         positions = list(_parameter_positions(f, params, args))
         with GradientTape(persistent=True) as tape:
-            args = [ops.convert_to_tensor(a) if i in positions else a for i, a in enumerate(args)]
+            args = [_ops.convert_to_tensor(a) if i in positions else a for i, a in enumerate(args)]
             seen = set()
             for i in positions:  # the same tensor passed twice gets two gradients
                 if id(args[i]) in seen:
-                    args[i] = core_ops.identity(args[i])
+                    args[i] = _core_ops.identity(args[i])
                 seen.add(id(args[i]))
             sources = [args[i] for i in positions]
             for s in sources:
@@ -143,10 +144,10 @@ def value_and_gradients_function(f, params=None):
             if result is None:
                 raise ValueError("Cannot differentiate a function that returns None; did you forget to return a "
                                  "value from {}?".format(getattr(f, "__name__", f)))
-            result = nest.pack_sequence_as(result, [core_ops.identity(x) for x in nest.flatten(result)])
+            result = _nest.pack_sequence_as(result, [_core_ops.identity(x) for x in _nest.flatten(result)])
         if dy is not None:
-            dy = [ops.convert_to_tensor(x) for x in nest.flatten(dy)]
-        grads = tape.gradient(nest.flatten(result), sources, output_gradients=dy)
+            dy = [_ops.convert_to_tensor(x) for x in _nest.flatten(dy)]
+        grads = tape.gradient(_nest.flatten(result), sources, output_gradients=dy)
         return result, list(grads)
 
     return decorated
@@ -180,7 +181,7 @@ def gradients_function(f, params=None):
 
 
 # ---- Iterator ------------------------------------------------------------------------------------------
-class Iterator(EagerIterator):
+class Iterator(_EagerIterator):
     """An iterator over a `tf.data.Dataset` in eager mode (TF1's `tf.contrib.eager.Iterator`): Python
     iteration, `next()` and `get_next()` give the elements as eager tensors.
 
@@ -197,7 +198,7 @@ class Iterator(EagerIterator):
             raise RuntimeError("tf.contrib.eager.Iterator objects can only be used when eager execution is enabled, "
                                "use tf.data.Dataset.make_initializable_iterator or "
                                "tf.data.Dataset.make_one_shot_iterator for graph construction")
-        if not isinstance(dataset, Dataset):
+        if not isinstance(dataset, _Dataset):
             raise TypeError("dataset must be a tf.data.Dataset, got %r" % (dataset,))
         super().__init__(dataset)
 

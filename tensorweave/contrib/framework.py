@@ -6,14 +6,17 @@ helpers (`variable`, `model_variable`, `get_variables*`), the global step and `n
 outer ones. As in TF the scope stack is one for the whole program (not per thread).
 """
 
-import contextlib
-import functools
+import contextlib as _contextlib
+import functools as _functools
 
-from ..framework import dtypes, ops
-from ..framework.ops import GraphKeys
+from ..framework import dtypes as _dtypes
+from ..framework import ops as _ops
+from ..framework.ops import GraphKeys as _GraphKeys
 from ..ops import nest
 from ..train.training_util import get_global_step, get_or_create_global_step
-from ..variable_scopes import VariableScope, get_variable, get_variable_scope
+from ..variable_scopes import VariableScope as _VariableScope
+from ..variable_scopes import get_variable as _get_variable
+from ..variable_scopes import get_variable_scope as _get_variable_scope
 
 __all__ = ["add_arg_scope", "arg_scope", "arg_scope_func_key", "arg_scoped_arguments", "current_arg_scope",
            "get_global_step",
@@ -54,7 +57,7 @@ def _kwarg_names(func):
     return func.__code__.co_varnames[func.__code__.co_argcount - n_defaults:func.__code__.co_argcount]
 
 
-@contextlib.contextmanager
+@_contextlib.contextmanager
 def arg_scope(list_ops_or_scope, **kwargs):
     """Stores the default keyword arguments `kwargs` for the functions in `list_ops_or_scope`.
 
@@ -109,7 +112,7 @@ def add_arg_scope(func):
     """
     key = _key(func)
 
-    @functools.wraps(func)
+    @_functools.wraps(func)
     def func_with_args(*args, **kwargs):
         scope = current_arg_scope()
         if key in scope:
@@ -170,18 +173,18 @@ def variable(name, shape=None, dtype=None, initializer=None, regularizer=None, t
     Raises:
       ValueError: As `tf.get_variable`.
     """
-    collections = list(collections if collections is not None else [GraphKeys.GLOBAL_VARIABLES])
+    collections = list(collections if collections is not None else [_GraphKeys.GLOBAL_VARIABLES])
     collections = list(dict.fromkeys(collections))  # remove duplicates
-    getter = get_variable
+    getter = _get_variable
     if custom_getter is not None:
-        getter = functools.partial(custom_getter, reuse=get_variable_scope().reuse)
-    with ops.device(device or ""):
+        getter = _functools.partial(custom_getter, reuse=_get_variable_scope().reuse)
+    with _ops.device(device or ""):
         return getter(name, shape=shape, dtype=dtype, initializer=initializer, regularizer=regularizer,
                       trainable=trainable, collections=collections)
 
 
 @add_arg_scope
-def model_variable(name, shape=None, dtype=dtypes.float32, initializer=None, regularizer=None, trainable=True,
+def model_variable(name, shape=None, dtype=_dtypes.float32, initializer=None, regularizer=None, trainable=True,
                    collections=None, caching_device=None, device=None, partitioner=None, custom_getter=None,
                    use_resource=None, synchronization=None, aggregation=None):
     """Gets an existing model variable with these parameters or creates a new one: a `variable`
@@ -209,12 +212,12 @@ def model_variable(name, shape=None, dtype=dtypes.float32, initializer=None, reg
       ValueError: As `tf.get_variable`.
     """
     collections = list(collections or [])
-    collections += [GraphKeys.GLOBAL_VARIABLES, GraphKeys.MODEL_VARIABLES]
+    collections += [_GraphKeys.GLOBAL_VARIABLES, _GraphKeys.MODEL_VARIABLES]
     return variable(name, shape=shape, dtype=dtype, initializer=initializer, regularizer=regularizer,
                     trainable=trainable, collections=collections, device=device, custom_getter=custom_getter)
 
 
-def get_variables(scope=None, suffix=None, collection=GraphKeys.GLOBAL_VARIABLES):
+def get_variables(scope=None, suffix=None, collection=_GraphKeys.GLOBAL_VARIABLES):
     """Gets the list of variables, filtered by scope and/or suffix.
 
     Args:
@@ -226,28 +229,28 @@ def get_variables(scope=None, suffix=None, collection=GraphKeys.GLOBAL_VARIABLES
     Returns:
       A list of variables in the collection with scope and suffix.
     """
-    if isinstance(scope, VariableScope):
+    if isinstance(scope, _VariableScope):
         scope = scope.name
     if suffix is not None:
         if ":" not in suffix:
             suffix += ":"
         scope = (scope or "") + ".*" + suffix
-    return ops.get_collection(collection, scope)
+    return _ops.get_collection(collection, scope)
 
 
 def get_model_variables(scope=None, suffix=None):
     """Gets the list of model variables (MODEL_VARIABLES), filtered by scope and/or suffix."""
-    return get_variables(scope, suffix, GraphKeys.MODEL_VARIABLES)
+    return get_variables(scope, suffix, _GraphKeys.MODEL_VARIABLES)
 
 
 def get_local_variables(scope=None, suffix=None):
     """Gets the list of local variables (LOCAL_VARIABLES), filtered by scope and/or suffix."""
-    return get_variables(scope, suffix, GraphKeys.LOCAL_VARIABLES)
+    return get_variables(scope, suffix, _GraphKeys.LOCAL_VARIABLES)
 
 
 def get_trainable_variables(scope=None, suffix=None):
     """Gets the list of trainable variables (TRAINABLE_VARIABLES), filtered by scope and/or suffix."""
-    return get_variables(scope, suffix, GraphKeys.TRAINABLE_VARIABLES)
+    return get_variables(scope, suffix, _GraphKeys.TRAINABLE_VARIABLES)
 
 
 def get_variables_by_suffix(suffix, scope=None):

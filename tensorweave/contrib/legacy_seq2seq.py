@@ -19,15 +19,27 @@ time step, with TF 1.15's variable scopes and names so that TF1 checkpoints rest
 (the feeding one first, the other reusing its variables) and `tf.cond` picks one.
 """
 
-import copy
+import copy as _copy
 
-from ..framework import dtypes, ops
-from ..framework.tensor_shape import dimension_value
-from ..nn.rnn_cell_impl import RNNCell
-from ..nn.rnn_static import static_rnn
-from ..ops import array_ops, control_flow_ops, core_ops, embedding_ops, math_ops, nest, nn_conv2d_ops, nn_ops
-from ..variable_scopes import get_variable, get_variable_scope, variable_scope
-from .rnn import EmbeddingWrapper, OutputProjectionWrapper, _Linear
+from ..framework import dtypes as _dtypes
+from ..framework import ops as _ops
+from ..framework.tensor_shape import dimension_value as _dimension_value
+from ..nn.rnn_cell_impl import RNNCell as _RNNCell
+from ..nn.rnn_static import static_rnn as _static_rnn
+from ..ops import array_ops as _array_ops
+from ..ops import control_flow_ops as _control_flow_ops
+from ..ops import core_ops as _core_ops
+from ..ops import embedding_ops as _embedding_ops
+from ..ops import math_ops as _math_ops
+from ..ops import nest as _nest
+from ..ops import nn_conv2d_ops as _nn_conv2d_ops
+from ..ops import nn_ops as _nn_ops
+from ..variable_scopes import get_variable as _get_variable
+from ..variable_scopes import get_variable_scope as _get_variable_scope
+from ..variable_scopes import variable_scope as _variable_scope
+from .rnn import EmbeddingWrapper as _EmbeddingWrapper
+from .rnn import OutputProjectionWrapper as _OutputProjectionWrapper
+from .rnn import _Linear
 
 __all__ = ["attention_decoder", "basic_rnn_seq2seq", "embedding_attention_decoder", "embedding_attention_seq2seq",
            "embedding_rnn_decoder", "embedding_rnn_seq2seq", "embedding_tied_rnn_seq2seq", "model_with_buckets",
@@ -55,18 +67,18 @@ def _extract_argmax_and_embed(embedding, output_projection=None, update_embeddin
 
     def loop_function(prev, _):
         if output_projection is not None:
-            prev = nn_ops.xw_plus_b(prev, output_projection[0], output_projection[1])
-        prev_symbol = math_ops.argmax(prev, 1)
-        emb_prev = embedding_ops.embedding_lookup(embedding, prev_symbol)
+            prev = _nn_ops.xw_plus_b(prev, output_projection[0], output_projection[1])
+        prev_symbol = _math_ops.argmax(prev, 1)
+        emb_prev = _embedding_ops.embedding_lookup(embedding, prev_symbol)
         if not update_embedding:
-            emb_prev = core_ops.stop_gradient(emb_prev)
+            emb_prev = _core_ops.stop_gradient(emb_prev)
         return emb_prev
 
     return loop_function
 
 
 def _state_to_list(state):
-    return nest.flatten(state) if nest.is_nested(state) else [state]
+    return _nest.flatten(state) if _nest.is_nested(state) else [state]
 
 
 def _cond_decoders(feed_previous, build, outputs_len, structure):
@@ -77,16 +89,16 @@ def _cond_decoders(feed_previous, build, outputs_len, structure):
 
     def decoder(feed_previous_bool):
         reuse = None if feed_previous_bool else True
-        with variable_scope(get_variable_scope(), reuse=reuse):
+        with _variable_scope(_get_variable_scope(), reuse=reuse):
             outputs, state = build(feed_previous_bool)
             return list(outputs) + _state_to_list(state)
 
-    outputs_and_state = control_flow_ops.cond(feed_previous, lambda: decoder(True), lambda: decoder(False))
+    outputs_and_state = _control_flow_ops.cond(feed_previous, lambda: decoder(True), lambda: decoder(False))
     outputs_and_state = list(outputs_and_state)
     state_list = outputs_and_state[outputs_len:]
     state = state_list[0]
-    if nest.is_nested(structure):
-        state = nest.pack_sequence_as(structure, state_list)
+    if _nest.is_nested(structure):
+        state = _nest.pack_sequence_as(structure, state_list)
     return outputs_and_state[:outputs_len], state
 
 
@@ -94,9 +106,9 @@ def _check_projection(output_projection, num_symbols, dtype, check_weights=True)
     if output_projection is None:
         return
     if check_weights:
-        proj_weights = ops.convert_to_tensor(output_projection[0], dtype=dtype)
+        proj_weights = _ops.convert_to_tensor(output_projection[0], dtype=dtype)
         proj_weights.shape.assert_is_compatible_with([None, num_symbols])
-    proj_biases = ops.convert_to_tensor(output_projection[1], dtype=dtype)
+    proj_biases = _ops.convert_to_tensor(output_projection[1], dtype=dtype)
     proj_biases.shape.assert_is_compatible_with([num_symbols])
 
 
@@ -120,16 +132,16 @@ def rnn_decoder(decoder_inputs, initial_state, cell, loop_function=None, scope=N
         state: The state of each cell at the final time-step, a 2D Tensor of shape
           [batch_size x cell.state_size].
     """
-    with variable_scope(scope or "rnn_decoder"):
+    with _variable_scope(scope or "rnn_decoder"):
         state = initial_state
         outputs = []
         prev = None
         for i, inp in enumerate(decoder_inputs):
             if loop_function is not None and prev is not None:
-                with variable_scope("loop_function", reuse=True):
+                with _variable_scope("loop_function", reuse=True):
                     inp = loop_function(prev, i)
             if i > 0:
-                get_variable_scope().reuse_variables()
+                _get_variable_scope().reuse_variables()
             output, state = cell(inp, state)
             outputs.append(output)
             if loop_function is not None:
@@ -137,7 +149,7 @@ def rnn_decoder(decoder_inputs, initial_state, cell, loop_function=None, scope=N
     return outputs, state
 
 
-def basic_rnn_seq2seq(encoder_inputs, decoder_inputs, cell, dtype=dtypes.float32, scope=None):
+def basic_rnn_seq2seq(encoder_inputs, decoder_inputs, cell, dtype=_dtypes.float32, scope=None):
     """Basic RNN sequence-to-sequence model.
 
     Runs an RNN (a deep copy of `cell`) over encoder_inputs into a state vector, then runs the
@@ -156,13 +168,13 @@ def basic_rnn_seq2seq(encoder_inputs, decoder_inputs, cell, dtype=dtypes.float32
           [batch_size x output_size] containing the generated outputs.
         state: The state of each decoder cell in the final time-step.
     """
-    with variable_scope(scope or "basic_rnn_seq2seq"):
-        enc_cell = copy.deepcopy(cell)
-        _, enc_state = static_rnn(enc_cell, encoder_inputs, dtype=dtype)
+    with _variable_scope(scope or "basic_rnn_seq2seq"):
+        enc_cell = _copy.deepcopy(cell)
+        _, enc_state = _static_rnn(enc_cell, encoder_inputs, dtype=dtype)
         return rnn_decoder(decoder_inputs, enc_state, cell)
 
 
-def tied_rnn_seq2seq(encoder_inputs, decoder_inputs, cell, loop_function=None, dtype=dtypes.float32, scope=None):
+def tied_rnn_seq2seq(encoder_inputs, decoder_inputs, cell, loop_function=None, dtype=_dtypes.float32, scope=None):
     """RNN sequence-to-sequence model with the same cell (and parameters) for encoder and decoder.
 
     Args:
@@ -180,10 +192,10 @@ def tied_rnn_seq2seq(encoder_inputs, decoder_inputs, cell, loop_function=None, d
           [batch_size x output_size] containing the generated outputs.
         state: The state of each decoder cell in each time-step.
     """
-    with variable_scope("combined_tied_rnn_seq2seq"):
+    with _variable_scope("combined_tied_rnn_seq2seq"):
         scope = scope or "tied_rnn_seq2seq"
-        _, enc_state = static_rnn(cell, encoder_inputs, dtype=dtype, scope=scope)
-        get_variable_scope().reuse_variables()
+        _, enc_state = _static_rnn(cell, encoder_inputs, dtype=dtype, scope=scope)
+        _get_variable_scope().reuse_variables()
         return rnn_decoder(decoder_inputs, enc_state, cell, loop_function=loop_function, scope=scope)
 
 
@@ -219,12 +231,12 @@ def embedding_rnn_decoder(decoder_inputs, initial_state, cell, num_symbols, embe
     Raises:
       ValueError: When output_projection has the wrong shape.
     """
-    with variable_scope(scope or "embedding_rnn_decoder") as vs:
+    with _variable_scope(scope or "embedding_rnn_decoder") as vs:
         _check_projection(output_projection, num_symbols, vs.dtype)
-        embedding = get_variable("embedding", [num_symbols, embedding_size])
+        embedding = _get_variable("embedding", [num_symbols, embedding_size])
         loop_function = (_extract_argmax_and_embed(embedding, output_projection, update_embedding_for_previous)
                          if feed_previous else None)
-        emb_inp = [embedding_ops.embedding_lookup(embedding, i) for i in decoder_inputs]
+        emb_inp = [_embedding_ops.embedding_lookup(embedding, i) for i in decoder_inputs]
         return rnn_decoder(emb_inp, initial_state, cell, loop_function=loop_function)
 
 
@@ -263,18 +275,18 @@ def embedding_rnn_seq2seq(encoder_inputs, decoder_inputs, cell, num_encoder_symb
           num_decoder_symbols] when output_projection is None.
         state: The state of each decoder cell in each time-step.
     """
-    with variable_scope(scope or "embedding_rnn_seq2seq") as vs:
+    with _variable_scope(scope or "embedding_rnn_seq2seq") as vs:
         if dtype is not None:
             vs.set_dtype(dtype)
         else:
             dtype = vs.dtype
 
-        encoder_cell = EmbeddingWrapper(copy.deepcopy(cell), embedding_classes=num_encoder_symbols,
+        encoder_cell = _EmbeddingWrapper(_copy.deepcopy(cell), embedding_classes=num_encoder_symbols,
                                         embedding_size=embedding_size)
-        _, encoder_state = static_rnn(encoder_cell, encoder_inputs, dtype=dtype)
+        _, encoder_state = _static_rnn(encoder_cell, encoder_inputs, dtype=dtype)
 
         if output_projection is None:
-            cell = OutputProjectionWrapper(cell, num_decoder_symbols)
+            cell = _OutputProjectionWrapper(cell, num_decoder_symbols)
 
         if isinstance(feed_previous, bool):
             return embedding_rnn_decoder(decoder_inputs, encoder_state, cell, num_decoder_symbols, embedding_size,
@@ -328,25 +340,25 @@ def one2many_rnn_seq2seq(encoder_inputs, decoder_inputs_dict, enc_cell, dec_cell
       TypeError: if enc_cell or any of the dec_cells are not instances of RNNCell.
       ValueError: if len(dec_cells) != len(decoder_inputs_dict).
     """
-    if not isinstance(enc_cell, RNNCell):
+    if not isinstance(enc_cell, _RNNCell):
         raise TypeError("enc_cell is not an RNNCell: %s" % type(enc_cell))
     if set(dec_cells_dict) != set(decoder_inputs_dict):
         raise ValueError("keys of dec_cells_dict != keys of decodre_inputs_dict")  # TF 1.15's message
     for dec_cell in dec_cells_dict.values():
-        if not isinstance(dec_cell, RNNCell):
+        if not isinstance(dec_cell, _RNNCell):
             raise TypeError("dec_cell is not an RNNCell: %s" % type(dec_cell))
 
     outputs_dict = {}
     state_dict = {}
-    with variable_scope(scope or "one2many_rnn_seq2seq", dtype=dtype) as vs:
+    with _variable_scope(scope or "one2many_rnn_seq2seq", dtype=dtype) as vs:
         dtype = vs.dtype
-        enc_cell = EmbeddingWrapper(enc_cell, embedding_classes=num_encoder_symbols, embedding_size=embedding_size)
-        _, encoder_state = static_rnn(enc_cell, encoder_inputs, dtype=dtype)
+        enc_cell = _EmbeddingWrapper(enc_cell, embedding_classes=num_encoder_symbols, embedding_size=embedding_size)
+        _, encoder_state = _static_rnn(enc_cell, encoder_inputs, dtype=dtype)
 
         for name, decoder_inputs in decoder_inputs_dict.items():
             num_decoder_symbols = num_decoder_symbols_dict[name]
-            with variable_scope("one2many_decoder_" + str(name)):
-                dec_cell = OutputProjectionWrapper(dec_cells_dict[name], num_decoder_symbols)
+            with _variable_scope("one2many_decoder_" + str(name)):
+                dec_cell = _OutputProjectionWrapper(dec_cells_dict[name], num_decoder_symbols)
                 if isinstance(feed_previous, bool):
                     outputs, state = embedding_rnn_decoder(decoder_inputs, encoder_state, dec_cell,
                                                            num_decoder_symbols, embedding_size,
@@ -404,15 +416,15 @@ def embedding_tied_rnn_seq2seq(encoder_inputs, decoder_inputs, cell, num_symbols
     """
     _check_projection(output_projection, num_symbols, dtype)
 
-    with variable_scope(scope or "embedding_tied_rnn_seq2seq", dtype=dtype) as vs:
+    with _variable_scope(scope or "embedding_tied_rnn_seq2seq", dtype=dtype) as vs:
         dtype = vs.dtype
-        embedding = get_variable("embedding", [num_symbols, embedding_size], dtype=dtype)
-        emb_encoder_inputs = [embedding_ops.embedding_lookup(embedding, x) for x in encoder_inputs]
-        emb_decoder_inputs = [embedding_ops.embedding_lookup(embedding, x) for x in decoder_inputs]
+        embedding = _get_variable("embedding", [num_symbols, embedding_size], dtype=dtype)
+        emb_encoder_inputs = [_embedding_ops.embedding_lookup(embedding, x) for x in encoder_inputs]
+        emb_decoder_inputs = [_embedding_ops.embedding_lookup(embedding, x) for x in decoder_inputs]
 
         output_symbols = num_symbols if num_decoder_symbols is None else num_decoder_symbols
         if output_projection is None:
-            cell = OutputProjectionWrapper(cell, output_symbols)
+            cell = _OutputProjectionWrapper(cell, output_symbols)
 
         if isinstance(feed_previous, bool):
             loop_function = _extract_argmax_and_embed(embedding, output_projection, True) if feed_previous else None
@@ -426,9 +438,9 @@ def embedding_tied_rnn_seq2seq(encoder_inputs, decoder_inputs, cell, num_symbols
                                     dtype=dtype)
 
         # The state's structure is the cell's zero state's.
-        batch_size = dimension_value(encoder_inputs[0].shape[0])
+        batch_size = _dimension_value(encoder_inputs[0].shape[0])
         if batch_size is None:
-            batch_size = array_ops.shape(encoder_inputs[0])[0]
+            batch_size = _array_ops.shape(encoder_inputs[0])[0]
         zero_state = cell.zero_state(batch_size, dtype)
         return _cond_decoders(feed_previous, build, len(decoder_inputs), zero_state)
 
@@ -475,80 +487,80 @@ def attention_decoder(decoder_inputs, initial_state, attention_states, cell, out
         raise ValueError("Must provide at least 1 input to attention decoder.")
     if num_heads < 1:
         raise ValueError("With less than 1 heads, use a non-attention decoder.")
-    if dimension_value(attention_states.shape[2]) is None:
+    if _dimension_value(attention_states.shape[2]) is None:
         raise ValueError("Shape[2] of attention_states must be known: %s" % attention_states.shape)
     if output_size is None:
         output_size = cell.output_size
 
-    with variable_scope(scope or "attention_decoder", dtype=dtype) as vs:
+    with _variable_scope(scope or "attention_decoder", dtype=dtype) as vs:
         dtype = vs.dtype
-        batch_size = array_ops.shape(decoder_inputs[0])[0]
-        attn_length = dimension_value(attention_states.shape[1])
+        batch_size = _array_ops.shape(decoder_inputs[0])[0]
+        attn_length = _dimension_value(attention_states.shape[1])
         if attn_length is None:
-            attn_length = array_ops.shape(attention_states)[1]
-        attn_size = dimension_value(attention_states.shape[2])
+            attn_length = _array_ops.shape(attention_states)[1]
+        attn_size = _dimension_value(attention_states.shape[2])
 
         # W1 * h_t over all encoder positions as a 1x1 convolution.
-        hidden = array_ops.reshape(attention_states, [-1, attn_length, 1, attn_size])
+        hidden = _array_ops.reshape(attention_states, [-1, attn_length, 1, attn_size])
         hidden_features = []
         v = []
         attention_vec_size = attn_size
         for a in range(num_heads):
-            k = get_variable("AttnW_%d" % a, [1, 1, attn_size, attention_vec_size], dtype=dtype)
-            hidden_features.append(nn_conv2d_ops.conv2d(hidden, k, [1, 1, 1, 1], "SAME"))
-            v.append(get_variable("AttnV_%d" % a, [attention_vec_size], dtype=dtype))
+            k = _get_variable("AttnW_%d" % a, [1, 1, attn_size, attention_vec_size], dtype=dtype)
+            hidden_features.append(_nn_conv2d_ops.conv2d(hidden, k, [1, 1, 1, 1], "SAME"))
+            v.append(_get_variable("AttnV_%d" % a, [attention_vec_size], dtype=dtype))
 
         state = initial_state
 
         def attention(query):
             """Reads of each head from hidden, weighted by softmax(v^T tanh(features + W2 query))."""
             ds = []
-            if nest.is_nested(query):
-                query_list = nest.flatten(query)
+            if _nest.is_nested(query):
+                query_list = _nest.flatten(query)
                 for q in query_list:
                     if q.shape.ndims is not None and q.shape.ndims != 2:
                         raise ValueError("Attention query parts must be 2D, got shape %s" % q.shape)
-                query = array_ops.concat(query_list, 1)
+                query = _array_ops.concat(query_list, 1)
             for head in range(num_heads):
-                with variable_scope("Attention_%d" % head):
+                with _variable_scope("Attention_%d" % head):
                     y = _linear(query, attention_vec_size)
-                    y = array_ops.reshape(y, [-1, 1, 1, attention_vec_size])
-                    y = math_ops.cast(y, dtype)
-                    s = math_ops.reduce_sum(v[head] * math_ops.tanh(hidden_features[head] + y), [2, 3])
-                    weights = math_ops.cast(nn_ops.softmax(math_ops.cast(s, dtypes.float32)), dtype)
-                    d = math_ops.reduce_sum(array_ops.reshape(weights, [-1, attn_length, 1, 1]) * hidden, [1, 2])
-                    ds.append(array_ops.reshape(d, [-1, attn_size]))
+                    y = _array_ops.reshape(y, [-1, 1, 1, attention_vec_size])
+                    y = _math_ops.cast(y, dtype)
+                    s = _math_ops.reduce_sum(v[head] * _math_ops.tanh(hidden_features[head] + y), [2, 3])
+                    weights = _math_ops.cast(_nn_ops.softmax(_math_ops.cast(s, _dtypes.float32)), dtype)
+                    d = _math_ops.reduce_sum(_array_ops.reshape(weights, [-1, attn_length, 1, 1]) * hidden, [1, 2])
+                    ds.append(_array_ops.reshape(d, [-1, attn_size]))
             return ds
 
         outputs = []
         prev = None
-        batch_attn_size = array_ops.stack([batch_size, attn_size])
-        attns = [array_ops.zeros(batch_attn_size, dtype=dtype) for _ in range(num_heads)]
+        batch_attn_size = _array_ops.stack([batch_size, attn_size])
+        attns = [_array_ops.zeros(batch_attn_size, dtype=dtype) for _ in range(num_heads)]
         for a in attns:
             a.set_shape([None, attn_size])
         if initial_state_attention:
             attns = attention(initial_state)
         for i, inp in enumerate(decoder_inputs):
             if i > 0:
-                get_variable_scope().reuse_variables()
+                _get_variable_scope().reuse_variables()
             if loop_function is not None and prev is not None:
-                with variable_scope("loop_function", reuse=True):
+                with _variable_scope("loop_function", reuse=True):
                     inp = loop_function(prev, i)
-            input_size = dimension_value(inp.shape.with_rank(2)[1])
+            input_size = _dimension_value(inp.shape.with_rank(2)[1])
             if input_size is None:
                 raise ValueError("Could not infer input size from input: %s" % inp.name)
 
-            inputs = [math_ops.cast(e, dtype) for e in [inp] + attns]
+            inputs = [_math_ops.cast(e, dtype) for e in [inp] + attns]
             x = _linear(inputs, input_size)
             cell_output, state = cell(x, state)
             if i == 0 and initial_state_attention:
-                with variable_scope(get_variable_scope(), reuse=True):
+                with _variable_scope(_get_variable_scope(), reuse=True):
                     attns = attention(state)
             else:
                 attns = attention(state)
 
-            with variable_scope("AttnOutputProjection"):
-                cell_output = math_ops.cast(cell_output, dtype)
+            with _variable_scope("AttnOutputProjection"):
+                cell_output = _math_ops.cast(cell_output, dtype)
                 output = _linear([cell_output] + attns, output_size)
             if loop_function is not None:
                 prev = output
@@ -600,11 +612,11 @@ def embedding_attention_decoder(decoder_inputs, initial_state, attention_states,
         output_size = cell.output_size
     _check_projection(output_projection, num_symbols, dtype, check_weights=False)
 
-    with variable_scope(scope or "embedding_attention_decoder", dtype=dtype):
-        embedding = get_variable("embedding", [num_symbols, embedding_size])
+    with _variable_scope(scope or "embedding_attention_decoder", dtype=dtype):
+        embedding = _get_variable("embedding", [num_symbols, embedding_size])
         loop_function = (_extract_argmax_and_embed(embedding, output_projection, update_embedding_for_previous)
                          if feed_previous else None)
-        emb_inp = [embedding_ops.embedding_lookup(embedding, i) for i in decoder_inputs]
+        emb_inp = [_embedding_ops.embedding_lookup(embedding, i) for i in decoder_inputs]
         return attention_decoder(emb_inp, initial_state, attention_states, cell, output_size=output_size,
                                  num_heads=num_heads, loop_function=loop_function,
                                  initial_state_attention=initial_state_attention)
@@ -647,18 +659,18 @@ def embedding_attention_seq2seq(encoder_inputs, decoder_inputs, cell, num_encode
         state: The state of each decoder cell at the final time-step, a 2D Tensor of shape
           [batch_size x cell.state_size].
     """
-    with variable_scope(scope or "embedding_attention_seq2seq", dtype=dtype) as vs:
+    with _variable_scope(scope or "embedding_attention_seq2seq", dtype=dtype) as vs:
         dtype = vs.dtype
-        encoder_cell = EmbeddingWrapper(copy.deepcopy(cell), embedding_classes=num_encoder_symbols,
+        encoder_cell = _EmbeddingWrapper(_copy.deepcopy(cell), embedding_classes=num_encoder_symbols,
                                         embedding_size=embedding_size)
-        encoder_outputs, encoder_state = static_rnn(encoder_cell, encoder_inputs, dtype=dtype)
+        encoder_outputs, encoder_state = _static_rnn(encoder_cell, encoder_inputs, dtype=dtype)
 
-        top_states = [array_ops.reshape(e, [-1, 1, cell.output_size]) for e in encoder_outputs]
-        attention_states = array_ops.concat(top_states, 1)
+        top_states = [_array_ops.reshape(e, [-1, 1, cell.output_size]) for e in encoder_outputs]
+        attention_states = _array_ops.concat(top_states, 1)
 
         output_size = None
         if output_projection is None:
-            cell = OutputProjectionWrapper(cell, num_decoder_symbols)
+            cell = _OutputProjectionWrapper(cell, num_decoder_symbols)
             output_size = num_decoder_symbols
 
         if isinstance(feed_previous, bool):
@@ -701,18 +713,18 @@ def sequence_loss_by_example(logits, targets, weights, average_across_timesteps=
     if len(targets) != len(logits) or len(weights) != len(logits):
         raise ValueError("Lengths of logits, weights, and targets must be the same %d, %d, %d."
                          % (len(logits), len(weights), len(targets)))
-    with ops.name_scope(name, "sequence_loss_by_example", list(logits) + list(targets) + list(weights)):
+    with _ops.name_scope(name, "sequence_loss_by_example", list(logits) + list(targets) + list(weights)):
         log_perp_list = []
         for logit, target, weight in zip(logits, targets, weights):
             if softmax_loss_function is None:
-                target = array_ops.reshape(target, [-1])
-                crossent = nn_ops.sparse_softmax_cross_entropy_with_logits(labels=target, logits=logit)
+                target = _array_ops.reshape(target, [-1])
+                crossent = _nn_ops.sparse_softmax_cross_entropy_with_logits(labels=target, logits=logit)
             else:
                 crossent = softmax_loss_function(labels=target, logits=logit)
             log_perp_list.append(crossent * weight)
-        log_perps = core_ops.add_n(log_perp_list)
+        log_perps = _core_ops.add_n(log_perp_list)
         if average_across_timesteps:
-            total_size = core_ops.add_n(list(weights))
+            total_size = _core_ops.add_n(list(weights))
             total_size += 1e-12  # Avoids division by 0 for all-0 weights.
             log_perps /= total_size
     return log_perps
@@ -739,13 +751,13 @@ def sequence_loss(logits, targets, weights, average_across_timesteps=True, avera
     Raises:
       ValueError: If len(logits) is different from len(targets) or len(weights).
     """
-    with ops.name_scope(name, "sequence_loss", list(logits) + list(targets) + list(weights)):
-        cost = math_ops.reduce_sum(sequence_loss_by_example(
+    with _ops.name_scope(name, "sequence_loss", list(logits) + list(targets) + list(weights)):
+        cost = _math_ops.reduce_sum(sequence_loss_by_example(
             logits, targets, weights, average_across_timesteps=average_across_timesteps,
             softmax_loss_function=softmax_loss_function))
         if average_across_batch:
-            batch_size = array_ops.shape(targets[0])[0]
-            return cost / math_ops.cast(batch_size, cost.dtype)
+            batch_size = _array_ops.shape(targets[0])[0]
+            return cost / _math_ops.cast(batch_size, cost.dtype)
         return cost
 
 
@@ -800,9 +812,9 @@ def model_with_buckets(encoder_inputs, decoder_inputs, targets, weights, buckets
     all_inputs = list(encoder_inputs) + list(decoder_inputs) + list(targets) + list(weights)
     losses = []
     outputs = []
-    with ops.name_scope(name, "model_with_buckets", all_inputs):
+    with _ops.name_scope(name, "model_with_buckets", all_inputs):
         for j, bucket in enumerate(buckets):
-            with variable_scope(get_variable_scope(), reuse=True if j > 0 else None):
+            with _variable_scope(_get_variable_scope(), reuse=True if j > 0 else None):
                 bucket_outputs, _ = seq2seq(encoder_inputs[:bucket[0]], decoder_inputs[:bucket[1]])
                 outputs.append(bucket_outputs)
                 loss_fn = sequence_loss_by_example if per_example_loss else sequence_loss

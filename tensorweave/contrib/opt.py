@@ -10,22 +10,32 @@ swaps them with their averages), `VariableClippingOptimizer`, `MultitaskOptimize
 variables packed into one vector).
 """
 
-import functools
-import math
-import operator
+import functools as _functools
+import math as _math
+import operator as _operator
 
-import numpy as np
+import numpy as _np
 
-from .. import tf_logging as logging
-from ..framework import dtypes, ops
+from .. import tf_logging as _logging
+from ..framework import dtypes as _dtypes
+from ..framework import ops as _ops
 from ..gradients.gradients_impl import gradients as _gradients
-from ..ops import array_ops, core_ops, math_ops, scatter_ops
-from ..ops.core_ops import placeholder
-from ..train.moving_averages import ExponentialMovingAverage
-from ..train.optimizer import Optimizer, _cast
-from ..train.optimizers import AdamOptimizer, MomentumOptimizer, _deduplicate_indexed_slices
-from ..train.saver import Saver, op_list_to_dict
-from ..variables import Variable, global_variables, trainable_variables
+from ..ops import array_ops as _array_ops
+from ..ops import core_ops as _core_ops
+from ..ops import math_ops as _math_ops
+from ..ops import scatter_ops as _scatter_ops
+from ..ops.core_ops import placeholder as _placeholder
+from ..train.moving_averages import ExponentialMovingAverage as _ExponentialMovingAverage
+from ..train.optimizer import Optimizer as _Optimizer
+from ..train.optimizer import _cast
+from ..train.optimizers import AdamOptimizer as _AdamOptimizer
+from ..train.optimizers import MomentumOptimizer as _MomentumOptimizer
+from ..train.optimizers import _deduplicate_indexed_slices
+from ..train.saver import Saver as _Saver
+from ..train.saver import op_list_to_dict as _op_list_to_dict
+from ..variables import Variable as _Variable
+from ..variables import global_variables as _global_variables
+from ..variables import trainable_variables as _trainable_variables
 
 __all__ = ["AdaMaxOptimizer", "AdamWOptimizer", "AddSignOptimizer", "DecoupledWeightDecayExtension",
            "ExternalOptimizerInterface", "LARSOptimizer", "LazyAdamOptimizer", "MomentumWOptimizer",
@@ -33,11 +43,11 @@ __all__ = ["AdaMaxOptimizer", "AdamWOptimizer", "AddSignOptimizer", "DecoupledWe
            "ScipyOptimizerInterface", "VariableClippingOptimizer", "clip_gradients_by_global_norm",
            "extend_with_decoupled_weight_decay"]
 
-GATE_OP = Optimizer.GATE_OP
+_GATE_OP = _Optimizer.GATE_OP
 
 
 def _ref(var):
-    return var._ref() if isinstance(var, Variable) else var
+    return var._ref() if isinstance(var, _Variable) else var
 
 
 class DecoupledWeightDecayExtension:
@@ -59,7 +69,7 @@ class DecoupledWeightDecayExtension:
         self._weight_decay_tensor = None
         super().__init__(**kwargs)
 
-    def minimize(self, loss, global_step=None, var_list=None, gate_gradients=GATE_OP, aggregation_method=None,
+    def minimize(self, loss, global_step=None, var_list=None, gate_gradients=_GATE_OP, aggregation_method=None,
                  colocate_gradients_with_ops=False, name=None, grad_loss=None, decay_var_list=None):
         """Adds ops to minimize `loss`, decaying the variables of `decay_var_list` (all when None).
 
@@ -85,7 +95,7 @@ class DecoupledWeightDecayExtension:
         weight_decay = self._weight_decay
         if callable(weight_decay):
             weight_decay = weight_decay()
-        self._weight_decay_tensor = ops.convert_to_tensor(weight_decay, name="weight_decay")
+        self._weight_decay_tensor = _ops.convert_to_tensor(weight_decay, name="weight_decay")
         super()._prepare()
 
     def _decays(self, var):
@@ -100,22 +110,22 @@ class DecoupledWeightDecayExtension:
     def _decay_weights_op(self, var):
         if self._decays(var):
             return var.assign_sub(self._decay_factor(var) * var, self._use_locking)
-        return core_ops.no_op()
+        return _core_ops.no_op()
 
     def _apply_dense(self, grad, var):
         if getattr(self, "_in_sparse_update", False):  # the base's sparse path densified: already decayed
             return super()._apply_dense(grad, var)
-        with ops.control_dependencies([self._decay_weights_op(var)]):
+        with _ops.control_dependencies([self._decay_weights_op(var)]):
             return super()._apply_dense(grad, var)
 
     def _apply_sparse_duplicate_indices(self, grad, var):
         if self._decays(var):
             _, indices = _deduplicate_indexed_slices(grad)
-            update = -self._decay_factor(var) * array_ops.gather(var, indices)
-            decay_op = scatter_ops.scatter_add(_ref(var), indices, update, use_locking=self._use_locking)
+            update = -self._decay_factor(var) * _array_ops.gather(var, indices)
+            decay_op = _scatter_ops.scatter_add(_ref(var), indices, update, use_locking=self._use_locking)
         else:
-            decay_op = core_ops.no_op()
-        with ops.control_dependencies([decay_op]):
+            decay_op = _core_ops.no_op()
+        with _ops.control_dependencies([decay_op]):
             self._in_sparse_update = True
             try:
                 return super()._apply_sparse_duplicate_indices(grad, var)
@@ -145,7 +155,7 @@ def extend_with_decoupled_weight_decay(base_optimizer):
     return OptimizerWithDecoupledWeightDecay
 
 
-class MomentumWOptimizer(DecoupledWeightDecayExtension, MomentumOptimizer):
+class MomentumWOptimizer(DecoupledWeightDecayExtension, _MomentumOptimizer):
     """Momentum with decoupled weight decay (`var -= weight_decay * var` before each step).
 
     Args:
@@ -163,7 +173,7 @@ class MomentumWOptimizer(DecoupledWeightDecayExtension, MomentumOptimizer):
                          name=name, use_nesterov=use_nesterov)
 
 
-class AdamWOptimizer(DecoupledWeightDecayExtension, AdamOptimizer):
+class AdamWOptimizer(DecoupledWeightDecayExtension, _AdamOptimizer):
     """Adam with decoupled weight decay (`var -= weight_decay * var` before each Adam step).
 
     Args:
@@ -188,17 +198,17 @@ def _adam_sparse_hypers(opt, grad, var):
     values, indices = _deduplicate_indexed_slices(grad)
     dtype = var.dtype.base_dtype
     beta1_power, beta2_power = opt._get_beta_accumulators()
-    beta1_power = math_ops.cast(beta1_power, dtype)
-    beta2_power = math_ops.cast(beta2_power, dtype)
-    lr_t = math_ops.cast(opt._lr_t, dtype)
-    beta1_t = math_ops.cast(opt._beta1_t, dtype)
-    beta2_t = math_ops.cast(opt._beta2_t, dtype)
-    epsilon_t = math_ops.cast(opt._epsilon_t, dtype)
-    lr = lr_t * math_ops.sqrt(1 - beta2_power) / (1 - beta1_power)
+    beta1_power = _math_ops.cast(beta1_power, dtype)
+    beta2_power = _math_ops.cast(beta2_power, dtype)
+    lr_t = _math_ops.cast(opt._lr_t, dtype)
+    beta1_t = _math_ops.cast(opt._beta1_t, dtype)
+    beta2_t = _math_ops.cast(opt._beta2_t, dtype)
+    epsilon_t = _math_ops.cast(opt._epsilon_t, dtype)
+    lr = lr_t * _math_ops.sqrt(1 - beta2_power) / (1 - beta1_power)
     return values, indices, lr, beta1_t, beta2_t, epsilon_t
 
 
-class LazyAdamOptimizer(AdamOptimizer):
+class LazyAdamOptimizer(_AdamOptimizer):
     """Adam whose sparse (IndexedSlices) updates touch only the rows in the gradient: `m`, `v` and
     the variable of other rows stay as they are (dense gradients update as `AdamOptimizer`).
 
@@ -214,23 +224,23 @@ class LazyAdamOptimizer(AdamOptimizer):
     def _apply_sparse_duplicate_indices(self, grad, var):
         values, indices, lr, beta1_t, beta2_t, epsilon_t = _adam_sparse_hypers(self, grad, var)
         m = self.get_slot(var, "m")
-        m_t = scatter_ops.scatter_update(_ref(m), indices,
-                                         beta1_t * array_ops.gather(m, indices) + (1 - beta1_t) * values,
+        m_t = _scatter_ops.scatter_update(_ref(m), indices,
+                                         beta1_t * _array_ops.gather(m, indices) + (1 - beta1_t) * values,
                                          use_locking=self._use_locking)
         v = self.get_slot(var, "v")
-        v_t = scatter_ops.scatter_update(_ref(v), indices,
-                                         beta2_t * array_ops.gather(v, indices)
-                                         + (1 - beta2_t) * math_ops.square(values),
+        v_t = _scatter_ops.scatter_update(_ref(v), indices,
+                                         beta2_t * _array_ops.gather(v, indices)
+                                         + (1 - beta2_t) * _math_ops.square(values),
                                          use_locking=self._use_locking)
-        m_t_slice = array_ops.gather(m_t, indices)
-        v_t_slice = array_ops.gather(v_t, indices)
-        denominator_slice = math_ops.sqrt(v_t_slice) + epsilon_t
-        var_update = scatter_ops.scatter_sub(_ref(var), indices, lr * m_t_slice / denominator_slice,
+        m_t_slice = _array_ops.gather(m_t, indices)
+        v_t_slice = _array_ops.gather(v_t, indices)
+        denominator_slice = _math_ops.sqrt(v_t_slice) + epsilon_t
+        var_update = _scatter_ops.scatter_sub(_ref(var), indices, lr * m_t_slice / denominator_slice,
                                              use_locking=self._use_locking)
-        return core_ops.group(var_update, m_t, v_t)
+        return _core_ops.group(var_update, m_t, v_t)
 
 
-class NadamOptimizer(AdamOptimizer):
+class NadamOptimizer(_AdamOptimizer):
     """Adam with Nesterov momentum (Dozat): the dense update is `ApplyAdam` with `use_nesterov`,
     `var -= lr_t * (beta1 * m_t + (1 - beta1) * g) / (sqrt(v_t) + epsilon)`; sparse gradients decay
     all of `m` and `v` but update only the gathered rows of the variable (TF 1.15's rule).
@@ -260,21 +270,21 @@ class NadamOptimizer(AdamOptimizer):
         m = self.get_slot(var, "m")
         m_scaled_g_values = values * (1 - beta1_t)
         m_t = state_ops.assign(m, m * beta1_t, use_locking=self._use_locking)
-        with ops.control_dependencies([m_t]):
-            m_t = scatter_ops.scatter_add(_ref(m), indices, m_scaled_g_values, use_locking=self._use_locking)
-            m_bar = m_scaled_g_values + beta1_t * array_ops.gather(m_t, indices)
+        with _ops.control_dependencies([m_t]):
+            m_t = _scatter_ops.scatter_add(_ref(m), indices, m_scaled_g_values, use_locking=self._use_locking)
+            m_bar = m_scaled_g_values + beta1_t * _array_ops.gather(m_t, indices)
         v = self.get_slot(var, "v")
         v_scaled_g_values = (values * values) * (1 - beta2_t)
         v_t = state_ops.assign(v, v * beta2_t, use_locking=self._use_locking)
-        with ops.control_dependencies([v_t]):
-            v_t = scatter_ops.scatter_add(_ref(v), indices, v_scaled_g_values, use_locking=self._use_locking)
-        v_sqrt = math_ops.sqrt(array_ops.gather(v_t, indices))
-        var_update = scatter_ops.scatter_sub(_ref(var), indices, lr * m_bar / (v_sqrt + epsilon_t),
+        with _ops.control_dependencies([v_t]):
+            v_t = _scatter_ops.scatter_add(_ref(v), indices, v_scaled_g_values, use_locking=self._use_locking)
+        v_sqrt = _math_ops.sqrt(_array_ops.gather(v_t, indices))
+        var_update = _scatter_ops.scatter_sub(_ref(var), indices, lr * m_bar / (v_sqrt + epsilon_t),
                                              use_locking=self._use_locking)
-        return core_ops.group(var_update, m_bar, v_t)
+        return _core_ops.group(var_update, m_bar, v_t)
 
 
-class AdaMaxOptimizer(AdamOptimizer):
+class AdaMaxOptimizer(_AdamOptimizer):
     """AdaMax (Kingma & Ba, the infinity-norm Adam): `m = beta1 m + (1 - beta1) g`,
     `v = max(beta2 v, |g|)`, `var -= lr / (1 - beta1^t) * m / (v + epsilon)`; sparse gradients update
     only the gathered rows of `m`, `v` and the variable. Non-slot variable "beta1_power" only.
@@ -292,7 +302,7 @@ class AdaMaxOptimizer(AdamOptimizer):
         super().__init__(learning_rate, beta1, beta2, epsilon, use_locking, name)
 
     def _get_beta_accumulators(self):
-        return self._get_non_slot_variable("beta1_power", graph=ops.get_default_graph())
+        return self._get_non_slot_variable("beta1_power", graph=_ops.get_default_graph())
 
     def _create_slots(self, var_list):
         first_var = min(var_list, key=lambda x: x.name)
@@ -303,43 +313,43 @@ class AdaMaxOptimizer(AdamOptimizer):
 
     def _hyper(self, var):
         dtype = var.dtype.base_dtype
-        return (math_ops.cast(self._get_beta_accumulators(), dtype), math_ops.cast(self._lr_t, dtype),
-                math_ops.cast(self._beta1_t, dtype), math_ops.cast(self._beta2_t, dtype),
-                math_ops.cast(self._epsilon_t, dtype))
+        return (_math_ops.cast(self._get_beta_accumulators(), dtype), _math_ops.cast(self._lr_t, dtype),
+                _math_ops.cast(self._beta1_t, dtype), _math_ops.cast(self._beta2_t, dtype),
+                _math_ops.cast(self._epsilon_t, dtype))
 
     def _apply_dense(self, grad, var):
         from ..ops import state_ops
         beta1_power, lr_t, beta1_t, beta2_t, epsilon_t = self._hyper(var)
         m, v = self.get_slot(var, "m"), self.get_slot(var, "v")
         m_t = state_ops.assign(m, m * beta1_t + grad * (1 - beta1_t), use_locking=self._use_locking)
-        v_t = state_ops.assign(v, math_ops.maximum(v * beta2_t, math_ops.abs(grad)), use_locking=self._use_locking)
+        v_t = state_ops.assign(v, _math_ops.maximum(v * beta2_t, _math_ops.abs(grad)), use_locking=self._use_locking)
         var_update = state_ops.assign_sub(var, lr_t / (1 - beta1_power) * (m_t / (v_t + epsilon_t)),
                                           use_locking=self._use_locking)
-        return core_ops.group(var_update, m_t, v_t)
+        return _core_ops.group(var_update, m_t, v_t)
 
     def _apply_sparse_duplicate_indices(self, grad, var):
         values, indices = _deduplicate_indexed_slices(grad)
         beta1_power, lr_t, beta1_t, beta2_t, epsilon_t = self._hyper(var)
         m, v = self.get_slot(var, "m"), self.get_slot(var, "v")
-        m_t_slice = array_ops.gather(m, indices) * beta1_t + values * (1 - beta1_t)
-        with ops.control_dependencies([m_t_slice]):
-            m_t = scatter_ops.scatter_update(_ref(m), indices, m_t_slice, use_locking=self._use_locking)
-        v_t_slice = math_ops.maximum(array_ops.gather(v, indices) * beta2_t, math_ops.abs(values))
-        with ops.control_dependencies([v_t_slice]):
-            v_t = scatter_ops.scatter_update(_ref(v), indices, v_t_slice, use_locking=self._use_locking)
+        m_t_slice = _array_ops.gather(m, indices) * beta1_t + values * (1 - beta1_t)
+        with _ops.control_dependencies([m_t_slice]):
+            m_t = _scatter_ops.scatter_update(_ref(m), indices, m_t_slice, use_locking=self._use_locking)
+        v_t_slice = _math_ops.maximum(_array_ops.gather(v, indices) * beta2_t, _math_ops.abs(values))
+        with _ops.control_dependencies([v_t_slice]):
+            v_t = _scatter_ops.scatter_update(_ref(v), indices, v_t_slice, use_locking=self._use_locking)
         var_slice = -lr_t / (1 - beta1_power) * (m_t_slice / (v_t_slice + epsilon_t))
-        with ops.control_dependencies([var_slice]):
-            var_update = scatter_ops.scatter_add(_ref(var), indices, var_slice, use_locking=self._use_locking)
-        return core_ops.group(var_update, m_t, v_t)
+        with _ops.control_dependencies([var_slice]):
+            var_update = _scatter_ops.scatter_add(_ref(var), indices, var_slice, use_locking=self._use_locking)
+        return _core_ops.group(var_update, m_t, v_t)
 
     def _finish(self, update_ops, name_scope):
-        with ops.control_dependencies(update_ops):
+        with _ops.control_dependencies(update_ops):
             beta1_power = self._get_beta_accumulators()
             update_beta1 = beta1_power.assign(beta1_power * self._beta1_t, use_locking=self._use_locking)
-        return core_ops.group(*(list(update_ops) + [update_beta1]), name=name_scope)
+        return _core_ops.group(*(list(update_ops) + [update_beta1]), name=name_scope)
 
 
-class LARSOptimizer(Optimizer):
+class LARSOptimizer(_Optimizer):
     """Layer-wise Adaptive Rate Scaling (You et al.): momentum with the learning rate of each variable
     scaled by `eeta * |w| / (|g| + weight_decay * |w| + epsilon)` (1 when a norm is 0; variables whose
     name contains a `skip_list` string are not scaled). Sparse gradients use plain momentum.
@@ -384,43 +394,43 @@ class LARSOptimizer(Optimizer):
         if self._skip_list is None or not any(v in var.name for v in self._skip_list):
             w_norm = norm(var, ord=2)
             g_norm = norm(grad, ord=2)
-            one = ops.convert_to_tensor(1.0, dtype=w_norm.dtype)
-            trust_ratio = array_ops.where(
-                math_ops.greater(w_norm, 0),
-                array_ops.where(math_ops.greater(g_norm, 0),
+            one = _ops.convert_to_tensor(1.0, dtype=w_norm.dtype)
+            trust_ratio = _array_ops.where(
+                _math_ops.greater(w_norm, 0),
+                _array_ops.where(_math_ops.greater(g_norm, 0),
                                 self._eeta * w_norm / (g_norm + self._weight_decay * w_norm + self._epsilon), one),
                 one)
             scaled_lr = self._learning_rate * trust_ratio
         return scaled_lr
 
     def _prepare(self):
-        self._learning_rate_tensor = ops.convert_to_tensor(self._call_if_callable(self._learning_rate),
+        self._learning_rate_tensor = _ops.convert_to_tensor(self._call_if_callable(self._learning_rate),
                                                            name="learning_rate")
-        self._momentum_tensor = ops.convert_to_tensor(self._call_if_callable(self._momentum), name="momentum")
+        self._momentum_tensor = _ops.convert_to_tensor(self._call_if_callable(self._momentum), name="momentum")
 
     def _apply_dense(self, grad, var):
         from ..ops import training_ops
         dtype = var.dtype.base_dtype
         scaled_lr = _cast(self.compute_lr(grad, var), dtype)
         return training_ops.apply_momentum(var, self.get_slot(var, "momentum"), scaled_lr, grad,
-                                           ops.convert_to_tensor(self._momentum, dtype=dtype), use_locking=False,
+                                           _ops.convert_to_tensor(self._momentum, dtype=dtype), use_locking=False,
                                            use_nesterov=self._use_nesterov).op
 
     def _apply_sparse_duplicate_indices(self, grad, var):
         values, indices = _deduplicate_indexed_slices(grad)
         dtype = var.dtype.base_dtype
-        lr = math_ops.cast(self._learning_rate_tensor, dtype)
-        momentum = math_ops.cast(self._momentum_tensor, dtype)
+        lr = _math_ops.cast(self._learning_rate_tensor, dtype)
+        momentum = _math_ops.cast(self._momentum_tensor, dtype)
         mom = self.get_slot(var, "momentum")
-        accum = array_ops.gather(mom, indices) * momentum + values
-        with ops.control_dependencies([accum]):
-            mom_update = scatter_ops.scatter_update(_ref(mom), indices, accum, use_locking=self._use_locking)
+        accum = _array_ops.gather(mom, indices) * momentum + values
+        with _ops.control_dependencies([accum]):
+            mom_update = _scatter_ops.scatter_update(_ref(mom), indices, accum, use_locking=self._use_locking)
         delta = values * lr + accum * momentum * lr if self._use_nesterov else lr * accum
-        var_update = scatter_ops.scatter_sub(_ref(var), indices, delta, use_locking=self._use_locking)
-        return core_ops.group(var_update, mom_update)
+        var_update = _scatter_ops.scatter_sub(_ref(var), indices, delta, use_locking=self._use_locking)
+        return _core_ops.group(var_update, mom_update)
 
 
-class _SignOptimizer(Optimizer):
+class _SignOptimizer(_Optimizer):
     """The shared part of AddSign and PowerSign (Bello et al.): a momentum slot "m",
     `m = beta m + (1 - beta) g` and `var -= lr * multiplier(sign(g) sign(m)) * g`."""
 
@@ -438,7 +448,7 @@ class _SignOptimizer(Optimizer):
           The training op.
         """
         if self._sign_decay_fn is not None:
-            self._sign_decay_t = ops.convert_to_tensor(self._sign_decay_fn(global_step), name="sign_decay")
+            self._sign_decay_t = _ops.convert_to_tensor(self._sign_decay_fn(global_step), name="sign_decay")
         return super().apply_gradients(grads_and_vars, global_step=global_step, name=name)
 
     def _create_slots(self, var_list):
@@ -446,10 +456,10 @@ class _SignOptimizer(Optimizer):
             self._zeros_slot(v, "m", self._name)
 
     def _prepare(self):
-        self._lr_t = ops.convert_to_tensor(self._call_if_callable(self._lr), name="learning_rate")
-        self._beta_t = ops.convert_to_tensor(self._call_if_callable(self._beta), name="beta")
+        self._lr_t = _ops.convert_to_tensor(self._call_if_callable(self._lr), name="learning_rate")
+        self._beta_t = _ops.convert_to_tensor(self._call_if_callable(self._beta), name="beta")
         if self._sign_decay_fn is None:
-            self._sign_decay_t = ops.convert_to_tensor(1.0, name="sign_decay")
+            self._sign_decay_t = _ops.convert_to_tensor(1.0, name="sign_decay")
 
     def _apply_dense(self, grad, var):
         from ..ops import state_ops
@@ -457,7 +467,7 @@ class _SignOptimizer(Optimizer):
         beta = _cast(self._beta_t, dtype)
         m = self.get_slot(var, "m")
         m_t = state_ops.assign(m, m * beta + grad * (1 - beta), use_locking=self._use_locking)
-        sign_gm = math_ops.sign(grad) * math_ops.sign(m_t)
+        sign_gm = _math_ops.sign(grad) * _math_ops.sign(m_t)
         update = self._multiplier(sign_gm * _cast(self._sign_decay_t, dtype), dtype) * grad
         return state_ops.assign_sub(var, _cast(self._lr_t, dtype) * update, use_locking=self._use_locking).op
 
@@ -482,7 +492,7 @@ class AddSignOptimizer(_SignOptimizer):
 
     def _prepare(self):
         super()._prepare()
-        self._alpha_t = ops.convert_to_tensor(self._call_if_callable(self._alpha), name="alpha")
+        self._alpha_t = _ops.convert_to_tensor(self._call_if_callable(self._alpha), name="alpha")
 
     def _multiplier(self, decayed_sign, dtype):
         return _cast(self._alpha_t, dtype) + decayed_sign
@@ -501,20 +511,20 @@ class PowerSignOptimizer(_SignOptimizer):
       name: Name of the ops and slots (default "PowerSignOptimizer").
     """
 
-    def __init__(self, learning_rate=0.1, base=math.e, beta=0.9, sign_decay_fn=None, use_locking=False,
+    def __init__(self, learning_rate=0.1, base=_math.e, beta=0.9, sign_decay_fn=None, use_locking=False,
                  name="PowerSignOptimizer"):
         super().__init__(learning_rate, beta, sign_decay_fn, use_locking, name)
         self._base = base
 
     def _prepare(self):
         super()._prepare()
-        self._logbase_t = ops.convert_to_tensor(math.log(self._base), name="logbase")
+        self._logbase_t = _ops.convert_to_tensor(_math.log(self._base), name="logbase")
 
     def _multiplier(self, decayed_sign, dtype):
-        return math_ops.exp(_cast(self._logbase_t, dtype) * decayed_sign)
+        return _math_ops.exp(_cast(self._logbase_t, dtype) * decayed_sign)
 
 
-class MovingAverageOptimizer(Optimizer):
+class MovingAverageOptimizer(_Optimizer):
     """Wraps an optimizer to also keep an exponential moving average of the trained variables.
 
     `apply_gradients` runs the wrapped optimizer's update and then (`sequential_update`) the
@@ -531,7 +541,7 @@ class MovingAverageOptimizer(Optimizer):
     def __init__(self, opt, average_decay=0.9999, num_updates=None, sequential_update=True):
         super().__init__(opt._use_locking, opt.get_name())
         self._optimizer = opt
-        self._ema = ExponentialMovingAverage(average_decay, num_updates=num_updates, zero_debias=False)
+        self._ema = _ExponentialMovingAverage(average_decay, num_updates=num_updates, zero_debias=False)
         self._swapped_variable_name_map = None
         self._sequential_update = sequential_update
 
@@ -554,7 +564,7 @@ class MovingAverageOptimizer(Optimizer):
             # which the step has updated in place; here each variable is read again after the step. (The
             # op `apply` returns is not used: it would read the values from before the step.)
             self._ema.apply(var_list)
-            with ops.control_dependencies([train_op]):
+            with _ops.control_dependencies([train_op]):
                 ma_op = self._sequential_average_op(var_list)
         else:
             ma_op = self._ema.apply(var_list)
@@ -562,19 +572,19 @@ class MovingAverageOptimizer(Optimizer):
             v_avg = self._ema.average(v)
             self._swapped_variable_name_map[v.op.name] = v_avg.op.name
             self._swapped_variable_name_map[v_avg.op.name] = v.op.name
-        return core_ops.group(train_op, ma_op, name="train_with_avg")
+        return _core_ops.group(train_op, ma_op, name="train_with_avg")
 
     def _sequential_average_op(self, var_list):
         from ..train.moving_averages import assign_moving_average
-        with ops.name_scope(self._ema.name) as scope:
-            decay = ops.convert_to_tensor(self._ema._decay, name="decay")
+        with _ops.name_scope(self._ema.name) as scope:
+            decay = _ops.convert_to_tensor(self._ema._decay, name="decay")
             if self._ema._num_updates is not None:
                 n = self._ema._num_updates
-                n = n.read_value() if isinstance(n, Variable) else n  # read after the step, as the averages
-                num_updates = math_ops.cast(n, dtypes.float32, name="num_updates")
-                decay = math_ops.minimum(decay, (1.0 + num_updates) / (10.0 + num_updates))
+                n = n.read_value() if isinstance(n, _Variable) else n  # read after the step, as the averages
+                num_updates = _math_ops.cast(n, _dtypes.float32, name="num_updates")
+                decay = _math_ops.minimum(decay, (1.0 + num_updates) / (10.0 + num_updates))
             updates = [assign_moving_average(self._ema.average(v), v.read_value(), decay, False) for v in var_list]
-            return core_ops.group(*updates, name=scope)
+            return _core_ops.group(*updates, name=scope)
 
     def get_slot(self, var, name):
         return self._optimizer.get_slot(var, name)
@@ -607,9 +617,9 @@ class MovingAverageOptimizer(Optimizer):
         if self._swapped_variable_name_map is None:
             raise RuntimeError("Must call apply_gradients or minimize before creating the swapping_saver")
         if var_list is None:
-            var_list = global_variables()
+            var_list = _global_variables()
         if not isinstance(var_list, dict):
-            var_list = op_list_to_dict(var_list)
+            var_list = _op_list_to_dict(var_list)
         v_name_to_tensor = {}
         for k, tensor_or_list in var_list.items():
             if isinstance(tensor_or_list, (list, tuple)):
@@ -624,12 +634,12 @@ class MovingAverageOptimizer(Optimizer):
                                        for t in tensor_or_list]
             else:
                 swapped_var_list[k] = self._find_swapped_variable(v_name_to_tensor, k, tensor_or_list)
-        return Saver(swapped_var_list, name=name, **kwargs)
+        return _Saver(swapped_var_list, name=name, **kwargs)
 
 
 def _is_all_zeros(grad):
     from ..ops.math_reduce_ops import count_nonzero
-    return math_ops.equal(count_nonzero(ops.convert_to_tensor(grad)), 0)
+    return _math_ops.equal(count_nonzero(_ops.convert_to_tensor(grad)), 0)
 
 
 def _skip_zero_gradients(fn):
@@ -637,10 +647,10 @@ def _skip_zero_gradients(fn):
         from ..ops.control_flow_ops import cond
 
         def call_fn():
-            with ops.control_dependencies([fn(grad, *args, **kwargs)]):
-                return core_ops.no_op()
+            with _ops.control_dependencies([fn(grad, *args, **kwargs)]):
+                return _core_ops.no_op()
 
-        return cond(_is_all_zeros(grad), core_ops.no_op, call_fn)
+        return cond(_is_all_zeros(grad), _core_ops.no_op, call_fn)
 
     return wrapper
 
@@ -659,7 +669,7 @@ class MultitaskOptimizerWrapper:
     """
 
     def __init__(self, opt):
-        if not isinstance(opt, Optimizer):
+        if not isinstance(opt, _Optimizer):
             raise TypeError("Supplied optimizer must be an instance of tf.train.Optimizer")
         self._opt = opt
         for name in ("_apply_dense", "_apply_sparse_duplicate_indices"):
@@ -686,8 +696,8 @@ def clip_gradients_by_global_norm(gradients_variables, clip_norm=20.0):
     def _replace_nonexisting_grad(grad):
         if grad is None:
             return grad
-        return cond(_is_all_zeros(grad), lambda: array_ops.zeros([], dtype=dtypes.as_dtype(grad.dtype)),
-                    lambda: ops.convert_to_tensor(grad))
+        return cond(_is_all_zeros(grad), lambda: _array_ops.zeros([], dtype=_dtypes.as_dtype(grad.dtype)),
+                    lambda: _ops.convert_to_tensor(grad))
 
     nonzero_gradients = [_replace_nonexisting_grad(g) for g in gradients]
     fixed_global_norm = global_norm(nonzero_gradients)
@@ -695,7 +705,7 @@ def clip_gradients_by_global_norm(gradients_variables, clip_norm=20.0):
     return list(zip(gradients, variables)), fixed_global_norm
 
 
-class VariableClippingOptimizer(Optimizer):
+class VariableClippingOptimizer(_Optimizer):
     """Wraps an optimizer to clip the updated variables to a maximum L2 norm along given dimensions
     (`tf.clip_by_norm` of each variable after the step; sparse gradients clip only their rows unless
     dimension 0 is among the dimensions).
@@ -735,19 +745,19 @@ class VariableClippingOptimizer(Optimizer):
         """
         from ..framework.indexed_slices import IndexedSlices
         grads_and_vars = list(grads_and_vars)
-        with ops.name_scope(name, self._name) as name:
+        with _ops.name_scope(name, self._name) as name:
             update_op = self._opt.apply_gradients(grads_and_vars, global_step=global_step)
             clip_update_ops = []
-            with ops.control_dependencies([update_op]):
+            with _ops.control_dependencies([update_op]):
                 for grad, var in grads_and_vars:
                     if grad is None or var not in self._vars_to_clip_dims:
                         continue
-                    with ops.name_scope("clip_" + var.op.name):
+                    with _ops.name_scope("clip_" + var.op.name):
                         if isinstance(grad, IndexedSlices):
                             clip_update_ops.append(self._clip_sparse(grad, var))
                         else:
                             clip_update_ops.append(self._clip_dense(var))
-            return core_ops.group(*([update_op] + clip_update_ops), name=name)
+            return _core_ops.group(*([update_op] + clip_update_ops), name=name)
 
     def _clip_dense(self, var):
         from ..ops.clip_ops import clip_by_norm
@@ -759,12 +769,12 @@ class VariableClippingOptimizer(Optimizer):
         from ..ops.clip_ops import clip_by_norm
         clip_dims = self._vars_to_clip_dims[var]
         if 0 in clip_dims:
-            logging.warning("Clipping norm across dims %s for %s is inefficient when including sparse dimension 0.",
+            _logging.warning("Clipping norm across dims %s for %s is inefficient when including sparse dimension 0.",
                             clip_dims, var.op.name)
             return self._clip_dense(var)
-        var_subset = array_ops.gather(var.read_value(), grad.indices)
+        var_subset = _array_ops.gather(var.read_value(), grad.indices)
         normalized_var_subset = clip_by_norm(var_subset, self._max_norm, clip_dims)
-        return scatter_ops.scatter_sub(_ref(var), grad.indices, var_subset - normalized_var_subset,
+        return _scatter_ops.scatter_sub(_ref(var), grad.indices, var_subset - normalized_var_subset,
                                        use_locking=self._use_locking)
 
 
@@ -783,7 +793,7 @@ def _accumulate(values):
 
 def _compute_gradients(tensor, var_list):
     grads = _gradients(tensor, var_list)
-    return [grad if grad is not None else core_ops.zeros_like(var) for var, grad in zip(var_list, grads)]
+    return [grad if grad is not None else _core_ops.zeros_like(var) for var, grad in zip(var_list, grads)]
 
 
 class ExternalOptimizerInterface:
@@ -808,7 +818,7 @@ class ExternalOptimizerInterface:
         self._loss = loss
         self._equalities = equalities or []
         self._inequalities = inequalities or []
-        self._vars = trainable_variables() if var_list is None else list(var_list)
+        self._vars = _trainable_variables() if var_list is None else list(var_list)
         for var in self._vars:
             if not var.get_shape().is_fully_defined():
                 raise ValueError("The shape of variable %s is not fully defined: %s" % (var.name, var.get_shape()))
@@ -817,13 +827,13 @@ class ExternalOptimizerInterface:
             left, right = [], []
             for var in self._vars:
                 shape = var.get_shape().as_list()
-                bounds = var_to_bounds.get(var, (-np.inf, np.inf))
-                left.extend(list(np.broadcast_to(bounds[0], shape).flat))
-                right.extend(list(np.broadcast_to(bounds[1], shape).flat))
+                bounds = var_to_bounds.get(var, (-_np.inf, _np.inf))
+                left.extend(list(_np.broadcast_to(bounds[0], shape).flat))
+                right.extend(list(_np.broadcast_to(bounds[1], shape).flat))
             packed_bounds = list(zip(left, right))
         self._packed_bounds = packed_bounds
-        self._update_placeholders = [placeholder(var.dtype.base_dtype) for var in self._vars]
-        self._var_updates = [var.assign(array_ops.reshape(ph, _shape_tuple(var)))
+        self._update_placeholders = [_placeholder(var.dtype.base_dtype) for var in self._vars]
+        self._var_updates = [var.assign(_array_ops.reshape(ph, _shape_tuple(var)))
                              for var, ph in zip(self._vars, self._update_placeholders)]
         loss_grads = _compute_gradients(loss, self._vars)
         equalities_grads = [_compute_gradients(e, self._vars) for e in self._equalities]
@@ -833,7 +843,7 @@ class ExternalOptimizerInterface:
         self._packed_loss_grad = self._pack(loss_grads)
         self._packed_equality_grads = [self._pack(g) for g in equalities_grads]
         self._packed_inequality_grads = [self._pack(g) for g in inequalities_grads]
-        dims = [functools.reduce(operator.mul, _shape_tuple(var), 1) for var in self._vars]
+        dims = [_functools.reduce(_operator.mul, _shape_tuple(var), 1) for var in self._vars]
         acc = list(_accumulate(dims))
         self._packing_slices = [slice(start, end) for start, end in zip(acc[:-1], acc[1:])]
 
@@ -849,7 +859,7 @@ class ExternalOptimizerInterface:
           loss_callback: Called with the values of `fetches` after each loss evaluation.
           **run_kwargs: More `Session.run` arguments for the final assignment.
         """
-        session = session or ops.get_default_session()
+        session = session or _ops.get_default_session()
         feed_dict = feed_dict or {}
         fetches = fetches or []
         loss_callback = loss_callback or (lambda *fetches: None)
@@ -878,8 +888,8 @@ class ExternalOptimizerInterface:
         if not tensors:
             return None
         if len(tensors) == 1:
-            return array_ops.reshape(tensors[0], [-1])
-        return array_ops.concat([array_ops.reshape(t, [-1]) for t in tensors], 0)
+            return _array_ops.reshape(tensors[0], [-1])
+        return _array_ops.concat([_array_ops.reshape(t, [-1]) for t in tensors], 0)
 
     def _make_eval_func(self, tensors, session, feed_dict, fetches, callback=None):
         if not isinstance(tensors, list):
@@ -949,12 +959,12 @@ class ScipyOptimizerInterface(ExternalOptimizerInterface):
             raise ImportError("ScipyOptimizerInterface needs SciPy: pip install tensorweave[special]") from e
         result = scipy.optimize.minimize(loss_grad_func_wrapper, initial_val, **minimize_kwargs)
         message_lines = ["Optimization terminated with:", "  Message: %s", "  Objective function value: %f"]
-        message_args = [result.message, float(np.asarray(result.fun))]
+        message_args = [result.message, float(_np.asarray(result.fun))]
         if hasattr(result, "nit"):
             message_lines.append("  Number of iterations: %d")
             message_args.append(result.nit)
         if hasattr(result, "nfev"):
             message_lines.append("  Number of functions evaluations: %d")
             message_args.append(result.nfev)
-        logging.info("\n".join(message_lines), *message_args)
+        _logging.info("\n".join(message_lines), *message_args)
         return result["x"]

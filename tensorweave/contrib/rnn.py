@@ -9,11 +9,13 @@ whole sequence as one `BlockLSTM` op), `GRUBlockCell` (`w_ru`,
 `stack_bidirectional_rnn`.
 """
 
-import math
+import math as _math
 
-from ..framework import dtypes, ops
-from ..framework.tensor_shape import dimension_value
-from ..layers.base import InputSpec, Layer
+from ..framework import dtypes as _dtypes
+from ..framework import ops as _ops
+from ..framework.tensor_shape import dimension_value as _dimension_value
+from ..layers.base import InputSpec as _InputSpec
+from ..layers.base import Layer as _Layer
 from ..nn.rnn import _best_effort_input_batch_size, _check_stacked_cells, _transpose_batch_time
 from ..nn.rnn_cell_impl import (
     BasicLSTMCell,
@@ -30,12 +32,20 @@ from ..nn.rnn_cell_impl import (
     _check_rnn_cell_input_dtypes,
     _LSTMTupleSizeMixin,
     _WrappedCellMixin,
-    assert_like_rnncell,
 )
+from ..nn.rnn_cell_impl import assert_like_rnncell as _assert_like_rnncell
 from ..nn.rnn_static import static_bidirectional_rnn, static_rnn, static_state_saving_rnn
-from ..ops import array_ops, clip_ops, core_ops, init_ops, math_ops, nn_conv2d_ops, nn_ops
-from ..variable_scopes import get_variable, get_variable_scope, variable_scope
-from . import rnn_cells_extra
+from ..ops import array_ops as _array_ops
+from ..ops import clip_ops as _clip_ops
+from ..ops import core_ops as _core_ops
+from ..ops import init_ops as _init_ops
+from ..ops import math_ops as _math_ops
+from ..ops import nn_conv2d_ops as _nn_conv2d_ops
+from ..ops import nn_ops as _nn_ops
+from ..variable_scopes import get_variable as _get_variable
+from ..variable_scopes import get_variable_scope as _get_variable_scope
+from ..variable_scopes import variable_scope as _variable_scope
+from . import rnn_cells_extra as _rnn_cells_extra
 from .rnn_cells_extra import (  # noqa: F401
     Conv1DLSTMCell,
     Conv2DLSTMCell,
@@ -64,7 +74,7 @@ __all__ = ["AttentionCellWrapper", "BasicLSTMCell", "BasicRNNCell", "DeviceWrapp
            "LSTMCell", "LSTMStateTuple", "LayerNormBasicLSTMCell", "LayerRNNCell", "MultiRNNCell",
            "OutputProjectionWrapper", "RNNCell", "ResidualWrapper", "best_effort_input_batch_size",
            "stack_bidirectional_rnn", "static_bidirectional_rnn", "static_rnn", "static_state_saving_rnn",
-           "transpose_batch_time"] + rnn_cells_extra.__all__
+           "transpose_batch_time"] + _rnn_cells_extra.__all__
 
 
 def _add_lstm_block_weights(layer, input_size):
@@ -72,7 +82,7 @@ def _add_lstm_block_weights(layer, input_size):
     with peepholes, "w_i_diag", "w_f_diag" and "w_o_diag" `[n]`."""
     n = layer._num_units
     layer._kernel = layer.add_weight("kernel", [input_size + n, n * 4])
-    layer._bias = layer.add_weight("bias", [n * 4], initializer=init_ops.constant_initializer(0.0))
+    layer._bias = layer.add_weight("bias", [n * 4], initializer=_init_ops.constant_initializer(0.0))
     if layer._use_peephole:
         layer._w_i_diag = layer.add_weight("w_i_diag", [n])
         layer._w_f_diag = layer.add_weight("w_f_diag", [n])
@@ -105,12 +115,12 @@ class LSTMBlockCell(_LSTMTupleSizeMixin, LayerRNNCell):
         self._forget_bias = forget_bias
         self._use_peephole = use_peephole
         self._cell_clip = cell_clip if cell_clip is not None else -1
-        self.input_spec = InputSpec(ndim=2)
+        self.input_spec = _InputSpec(ndim=2)
 
     def build(self, inputs_shape):
-        if not dimension_value(inputs_shape[1]):
+        if not _dimension_value(inputs_shape[1]):
             raise ValueError("Expecting inputs_shape[1] to be set: %s" % str(inputs_shape))
-        input_size = dimension_value(inputs_shape[1])
+        input_size = _dimension_value(inputs_shape[1])
         _add_lstm_block_weights(self, input_size)
         self.built = True
 
@@ -124,26 +134,26 @@ class LSTMBlockCell(_LSTMTupleSizeMixin, LayerRNNCell):
             raise ValueError("Expecting state to be a tuple with length 2.")
         _check_rnn_cell_input_dtypes([inputs, state])
         cs_prev, h_prev = state
-        sigmoid = math_ops.sigmoid
-        icfo = nn_ops.bias_add(math_ops.matmul(array_ops.concat([inputs, h_prev], 1), self._kernel), self._bias)
-        i, ci, f, o = array_ops.split(value=icfo, num_or_size_splits=4, axis=1)
+        sigmoid = _math_ops.sigmoid
+        icfo = _nn_ops.bias_add(_math_ops.matmul(_array_ops.concat([inputs, h_prev], 1), self._kernel), self._bias)
+        i, ci, f, o = _array_ops.split(value=icfo, num_or_size_splits=4, axis=1)
         if self._use_peephole:
             i = sigmoid(i + cs_prev * self._w_i_diag)
             f = sigmoid(f + self._forget_bias + cs_prev * self._w_f_diag)
         else:
             i = sigmoid(i)
             f = sigmoid(f + self._forget_bias)
-        cs = math_ops.tanh(ci) * i + cs_prev * f
+        cs = _math_ops.tanh(ci) * i + cs_prev * f
         if self._cell_clip > 0:
             # TF's LSTMBlockCell gradient treats the clipped cell state as unclipped
-            clipped = clip_ops.clip_by_value(cs, -self._cell_clip, self._cell_clip)
-            cs = cs + core_ops.stop_gradient(clipped - cs)
+            clipped = _clip_ops.clip_by_value(cs, -self._cell_clip, self._cell_clip)
+            cs = cs + _core_ops.stop_gradient(clipped - cs)
         o = sigmoid(o + cs * self._w_o_diag) if self._use_peephole else sigmoid(o)
-        h = math_ops.tanh(cs) * o
+        h = _math_ops.tanh(cs) * o
         return h, LSTMStateTuple(cs, h)
 
 
-class LSTMBlockWrapper(Layer):
+class LSTMBlockWrapper(_Layer):
     """Base of the fused LSTMs: a layer run on a whole `[time, batch, input]` sequence at once.
 
     `__call__(inputs, initial_state=None, dtype=None, sequence_length=None)` returns `(outputs,
@@ -183,27 +193,27 @@ class LSTMBlockWrapper(Layer):
         """
         is_list = isinstance(inputs, list)
         if is_list:
-            inputs = array_ops.stack(inputs)
-        outputs, final_state = Layer.__call__(self, inputs, initial_state=initial_state, dtype=dtype,
+            inputs = _array_ops.stack(inputs)
+        outputs, final_state = _Layer.__call__(self, inputs, initial_state=initial_state, dtype=dtype,
                                               sequence_length=sequence_length, scope=scope)
         if is_list:
-            outputs = array_ops.unstack(outputs)
+            outputs = _array_ops.unstack(outputs)
         return outputs, final_state
 
     def call(self, inputs, initial_state=None, dtype=None, sequence_length=None):
         inputs_shape = inputs.shape.with_rank(3)
-        if not dimension_value(inputs_shape[2]):
+        if not _dimension_value(inputs_shape[2]):
             raise ValueError("Expecting inputs_shape[2] to be set: %s" % inputs_shape)
-        batch_size = dimension_value(inputs_shape[1])
+        batch_size = _dimension_value(inputs_shape[1])
         if batch_size is None:
-            batch_size = array_ops.shape(inputs)[1]
-        time_len = dimension_value(inputs_shape[0])
+            batch_size = _array_ops.shape(inputs)[1]
+        time_len = _dimension_value(inputs_shape[0])
         if time_len is None:
-            time_len = array_ops.shape(inputs)[0]
+            time_len = _array_ops.shape(inputs)[0]
         if initial_state is None:
             if dtype is None:
                 raise ValueError("Either initial_state or dtype needs to be specified")
-            z = array_ops.zeros(array_ops.stack([batch_size, self.num_units]), dtype=dtype)
+            z = _array_ops.zeros(_array_ops.stack([batch_size, self.num_units]), dtype=dtype)
             initial_state = z, z
         else:
             if len(initial_state) != 2:
@@ -211,15 +221,15 @@ class LSTMBlockWrapper(Layer):
             if dtype is None:
                 dtype = initial_state[0].dtype
         if sequence_length is not None:
-            sequence_length = ops.convert_to_tensor(sequence_length)
+            sequence_length = _ops.convert_to_tensor(sequence_length)
         initial_cell_state, initial_output = initial_state
         cell_states, outputs = self._call_cell(inputs, initial_cell_state, initial_output, dtype, sequence_length)
         if sequence_length is not None:
-            mask = array_ops.transpose(array_ops.sequence_mask(sequence_length, time_len, dtype=dtype), [1, 0])
-            mask = array_ops.tile(array_ops.expand_dims(mask, -1), [1, 1, self.num_units])
+            mask = _array_ops.transpose(_array_ops.sequence_mask(sequence_length, time_len, dtype=dtype), [1, 0])
+            mask = _array_ops.tile(_array_ops.expand_dims(mask, -1), [1, 1, self.num_units])
             outputs *= mask
-            mod_cell_states = array_ops.concat([array_ops.expand_dims(initial_cell_state, 0), cell_states], 0)
-            mod_outputs = array_ops.concat([array_ops.expand_dims(initial_output, 0), outputs], 0)
+            mod_cell_states = _array_ops.concat([_array_ops.expand_dims(initial_cell_state, 0), cell_states], 0)
+            mod_outputs = _array_ops.concat([_array_ops.expand_dims(initial_output, 0), outputs], 0)
             final_cell_state = self._gather_states(mod_cell_states, sequence_length, batch_size)
             final_output = self._gather_states(mod_outputs, sequence_length, batch_size)
         else:
@@ -229,9 +239,9 @@ class LSTMBlockWrapper(Layer):
 
     def _gather_states(self, data, indices, batch_size):
         """`out[i, j] = data[indices[i], i, j]`."""
-        indices = math_ops.cast(indices, dtypes.int32)
-        mod_indices = indices * batch_size + array_ops.range(batch_size)
-        return array_ops.gather(array_ops.reshape(data, [-1, self.num_units]), mod_indices)
+        indices = _math_ops.cast(indices, _dtypes.int32)
+        mod_indices = indices * batch_size + _array_ops.range(batch_size)
+        return _array_ops.gather(_array_ops.reshape(data, [-1, self.num_units]), mod_indices)
 
 
 class LSTMBlockFusedCell(LSTMBlockWrapper):
@@ -256,30 +266,30 @@ class LSTMBlockFusedCell(LSTMBlockWrapper):
         self._forget_bias = forget_bias
         self._cell_clip = cell_clip if cell_clip is not None else -1
         self._use_peephole = use_peephole
-        self.input_spec = InputSpec(ndim=3)
+        self.input_spec = _InputSpec(ndim=3)
 
     @property
     def num_units(self):
         return self._num_units
 
     def build(self, input_shape):
-        input_size = dimension_value(input_shape[2])
+        input_size = _dimension_value(input_shape[2])
         _add_lstm_block_weights(self, input_size)
         self.built = True
 
     def _call_cell(self, inputs, initial_cell_state=None, initial_output=None, dtype=None, sequence_length=None):
         from ..ops import rnn_fused_ops
-        time_len = dimension_value(inputs.shape.with_rank(3)[0])
+        time_len = _dimension_value(inputs.shape.with_rank(3)[0])
         if time_len is None:
-            time_len = array_ops.shape(inputs)[0]
+            time_len = _array_ops.shape(inputs)[0]
         if self._use_peephole:
             wci, wcf, wco = self._w_i_diag, self._w_f_diag, self._w_o_diag
         else:
-            wci = wcf = wco = array_ops.zeros([self._num_units], dtype=dtype)
+            wci = wcf = wco = _array_ops.zeros([self._num_units], dtype=dtype)
         if sequence_length is None:
-            max_seq_len = math_ops.cast(time_len, dtypes.int64)
+            max_seq_len = _math_ops.cast(time_len, _dtypes.int64)
         else:
-            max_seq_len = math_ops.cast(math_ops.reduce_max(sequence_length), dtypes.int64)
+            max_seq_len = _math_ops.cast(_math_ops.reduce_max(sequence_length), _dtypes.int64)
         _, cs, _, _, _, _, h = rnn_fused_ops.block_lstm(
             seq_len_max=max_seq_len, x=inputs, cs_prev=initial_cell_state, h_prev=initial_output, w=self._kernel,
             b=self._bias, wci=wci, wcf=wcf, wco=wco, forget_bias=self._forget_bias, cell_clip=self._cell_clip,
@@ -313,7 +323,7 @@ class GRUBlockCell(LayerRNNCell):
         if num_units is None:
             num_units = cell_size
         self._cell_size = num_units
-        self.input_spec = InputSpec(ndim=2)
+        self.input_spec = _InputSpec(ndim=2)
 
     @property
     def state_size(self):
@@ -324,15 +334,15 @@ class GRUBlockCell(LayerRNNCell):
         return self._cell_size
 
     def build(self, input_shape):
-        input_size = dimension_value(input_shape[1])
+        input_size = _dimension_value(input_shape[1])
         if input_size is None:
             raise ValueError("Expecting input_size to be set.")
         n = self._cell_size
         w_ru, b_ru, w_c, b_c = self._names
         self._gate_kernel = self.add_weight(w_ru, [input_size + n, n * 2])
-        self._gate_bias = self.add_weight(b_ru, [n * 2], initializer=init_ops.constant_initializer(1.0))
+        self._gate_bias = self.add_weight(b_ru, [n * 2], initializer=_init_ops.constant_initializer(1.0))
         self._candidate_kernel = self.add_weight(w_c, [input_size + n, n])
-        self._candidate_bias = self.add_weight(b_c, [n], initializer=init_ops.constant_initializer(0.0))
+        self._candidate_bias = self.add_weight(b_c, [n], initializer=_init_ops.constant_initializer(0.0))
         self.built = True
 
     def call(self, inputs, h_prev):
@@ -341,14 +351,14 @@ class GRUBlockCell(LayerRNNCell):
         Raises:
           ValueError: If `h_prev`'s second dimension is not the cell size.
         """
-        cell_size = dimension_value(h_prev.shape.with_rank(2)[1])
+        cell_size = _dimension_value(h_prev.shape.with_rank(2)[1])
         if cell_size != self._cell_size:
             raise ValueError("Shape of h_prev[1] incorrect: cell_size %i vs %s" % (self._cell_size, cell_size))
         _check_rnn_cell_input_dtypes([inputs, h_prev])
-        ru = math_ops.sigmoid(nn_ops.bias_add(math_ops.matmul(array_ops.concat([inputs, h_prev], 1),
+        ru = _math_ops.sigmoid(_nn_ops.bias_add(_math_ops.matmul(_array_ops.concat([inputs, h_prev], 1),
                                                               self._gate_kernel), self._gate_bias))
-        r, u = array_ops.split(value=ru, num_or_size_splits=2, axis=1)
-        c = math_ops.tanh(nn_ops.bias_add(math_ops.matmul(array_ops.concat([inputs, h_prev * r], 1),
+        r, u = _array_ops.split(value=ru, num_or_size_splits=2, axis=1)
+        c = _math_ops.tanh(_nn_ops.bias_add(_math_ops.matmul(_array_ops.concat([inputs, h_prev * r], 1),
                                                           self._candidate_kernel), self._candidate_bias))
         new_h = (1 - u) * c + u * h_prev
         return new_h, new_h
@@ -383,7 +393,7 @@ class LayerNormBasicLSTMCell(_LSTMTupleSizeMixin, RNNCell):
       reuse: (optional) Whether to reuse variables in an existing scope.
     """
 
-    def __init__(self, num_units, forget_bias=1.0, input_size=None, activation=math_ops.tanh, layer_norm=True,
+    def __init__(self, num_units, forget_bias=1.0, input_size=None, activation=_math_ops.tanh, layer_norm=True,
                  norm_gain=1.0, norm_shift=0.0, dropout_keep_prob=1.0, dropout_prob_seed=None, reuse=None):
         super().__init__(_reuse=reuse)
         self._num_units = num_units
@@ -396,35 +406,35 @@ class LayerNormBasicLSTMCell(_LSTMTupleSizeMixin, RNNCell):
         self._norm_shift = norm_shift
         self._reuse = reuse
 
-    def _norm(self, inp, scope, dtype=dtypes.float32):
+    def _norm(self, inp, scope, dtype=_dtypes.float32):
         shape = inp.shape[-1:]
-        with variable_scope(scope):
-            gamma = get_variable("gamma", shape=shape, initializer=init_ops.constant_initializer(self._norm_gain),
+        with _variable_scope(scope):
+            gamma = _get_variable("gamma", shape=shape, initializer=_init_ops.constant_initializer(self._norm_gain),
                                  dtype=dtype)
-            beta = get_variable("beta", shape=shape, initializer=init_ops.constant_initializer(self._norm_shift),
+            beta = _get_variable("beta", shape=shape, initializer=_init_ops.constant_initializer(self._norm_shift),
                                 dtype=dtype)
-            mean, variance = nn_ops.moments(inp, [1], keep_dims=True)
-            return nn_ops.batch_normalization(inp, mean, variance, offset=beta, scale=gamma,
+            mean, variance = _nn_ops.moments(inp, [1], keep_dims=True)
+            return _nn_ops.batch_normalization(inp, mean, variance, offset=beta, scale=gamma,
                                               variance_epsilon=1e-12)
 
     def _linear(self, args):
         out_size = 4 * self._num_units
         proj_size = args.shape[-1]
         dtype = args.dtype
-        weights = get_variable("kernel", [proj_size, out_size], dtype=dtype)
-        out = math_ops.matmul(args, weights)
+        weights = _get_variable("kernel", [proj_size, out_size], dtype=dtype)
+        out = _math_ops.matmul(args, weights)
         if not self._layer_norm:
-            bias = get_variable("bias", [out_size], dtype=dtype)
-            out = nn_ops.bias_add(out, bias)
+            bias = _get_variable("bias", [out_size], dtype=dtype)
+            out = _nn_ops.bias_add(out, bias)
         return out
 
     def call(self, inputs, state):
         """LSTM cell with layer normalization and recurrent dropout."""
         c, h = state
-        args = array_ops.concat([inputs, h], 1)
+        args = _array_ops.concat([inputs, h], 1)
         concat = self._linear(args)
         dtype = args.dtype
-        i, j, f, o = array_ops.split(value=concat, num_or_size_splits=4, axis=1)
+        i, j, f, o = _array_ops.split(value=concat, num_or_size_splits=4, axis=1)
         if self._layer_norm:
             i = self._norm(i, "input", dtype=dtype)
             j = self._norm(j, "transform", dtype=dtype)
@@ -432,11 +442,11 @@ class LayerNormBasicLSTMCell(_LSTMTupleSizeMixin, RNNCell):
             o = self._norm(o, "output", dtype=dtype)
         g = self._activation(j)
         if (not isinstance(self._keep_prob, float)) or self._keep_prob < 1:
-            g = nn_ops.dropout(g, keep_prob=self._keep_prob, seed=self._seed)
-        new_c = c * math_ops.sigmoid(f + self._forget_bias) + math_ops.sigmoid(i) * g
+            g = _nn_ops.dropout(g, keep_prob=self._keep_prob, seed=self._seed)
+        new_c = c * _math_ops.sigmoid(f + self._forget_bias) + _math_ops.sigmoid(i) * g
         if self._layer_norm:
             new_c = self._norm(new_c, "state", dtype=dtype)
-        new_h = self._activation(new_c) * math_ops.sigmoid(o)
+        new_h = self._activation(new_c) * _math_ops.sigmoid(o)
         return new_h, LSTMStateTuple(new_c, new_h)
 
 
@@ -451,28 +461,28 @@ class _Linear:
         for shape in [a.shape for a in args]:
             if shape.ndims != 2:
                 raise ValueError("linear is expecting 2D arguments: %s" % shape)
-            if dimension_value(shape[1]) is None:
+            if _dimension_value(shape[1]) is None:
                 raise ValueError("linear expects shape[1] to be provided for shape %s, but saw %s"
                                  % (shape, shape[1]))
-            total_arg_size += dimension_value(shape[1])
+            total_arg_size += _dimension_value(shape[1])
         dtype = args[0].dtype
         self._build_bias = build_bias
-        self._weights = get_variable("kernel", [total_arg_size, output_size], dtype=dtype,
+        self._weights = _get_variable("kernel", [total_arg_size, output_size], dtype=dtype,
                                      initializer=kernel_initializer)
         if build_bias:
             if bias_initializer is None:
-                bias_initializer = init_ops.constant_initializer(0.0, dtype=dtype)
-            self._biases = get_variable("bias", [output_size], dtype=dtype, initializer=bias_initializer)
+                bias_initializer = _init_ops.constant_initializer(0.0, dtype=dtype)
+            self._biases = _get_variable("bias", [output_size], dtype=dtype, initializer=bias_initializer)
 
     def __call__(self, args):
         if not self._is_sequence:
             args = [args]
         if len(args) == 1:
-            res = math_ops.matmul(args[0], self._weights)
+            res = _math_ops.matmul(args[0], self._weights)
         else:
-            res = math_ops.matmul(array_ops.concat(args, 1), self._weights)
+            res = _math_ops.matmul(_array_ops.concat(args, 1), self._weights)
         if self._build_bias:
-            res = nn_ops.bias_add(res, self._biases)
+            res = _nn_ops.bias_add(res, self._biases)
         return res
 
 
@@ -506,7 +516,7 @@ class AttentionCellWrapper(RNNCell):
                  reuse=None):
         from ..ops import nest
         super().__init__(_reuse=reuse)
-        assert_like_rnncell("cell", cell)
+        _assert_like_rnncell("cell", cell)
         if nest.is_nested(cell.state_size) and not state_is_tuple:
             raise ValueError("Cell returns tuple of states, but the flag state_is_tuple is not set. State size is: %s"
                              % str(cell.state_size))
@@ -545,11 +555,11 @@ class AttentionCellWrapper(RNNCell):
             state, attns, attn_states = state
         else:
             states = state
-            state = array_ops.slice(states, [0, 0], [-1, self._cell.state_size])
-            attns = array_ops.slice(states, [0, self._cell.state_size], [-1, self._attn_size])
-            attn_states = array_ops.slice(states, [0, self._cell.state_size + self._attn_size],
+            state = _array_ops.slice(states, [0, 0], [-1, self._cell.state_size])
+            attns = _array_ops.slice(states, [0, self._cell.state_size], [-1, self._attn_size])
+            attn_states = _array_ops.slice(states, [0, self._cell.state_size + self._attn_size],
                                           [-1, self._attn_size * self._attn_length])
-        attn_states = array_ops.reshape(attn_states, [-1, self._attn_length, self._attn_size])
+        attn_states = _array_ops.reshape(attn_states, [-1, self._attn_length, self._attn_size])
         input_size = self._input_size
         if input_size is None:
             input_size = inputs.shape.as_list()[1]
@@ -557,34 +567,34 @@ class AttentionCellWrapper(RNNCell):
             self._linear1 = _Linear([inputs, attns], input_size, True)
         inputs = self._linear1([inputs, attns])
         cell_output, new_state = self._cell(inputs, state)
-        new_state_cat = array_ops.concat(nest.flatten(new_state), 1) if self._state_is_tuple else new_state
+        new_state_cat = _array_ops.concat(nest.flatten(new_state), 1) if self._state_is_tuple else new_state
         new_attns, new_attn_states = self._attention(new_state_cat, attn_states)
-        with variable_scope("attn_output_projection"):
+        with _variable_scope("attn_output_projection"):
             if self._linear2 is None:
                 self._linear2 = _Linear([cell_output, new_attns], self._attn_size, True)
             output = self._linear2([cell_output, new_attns])
-        new_attn_states = array_ops.concat([new_attn_states, array_ops.expand_dims(output, 1)], 1)
-        new_attn_states = array_ops.reshape(new_attn_states, [-1, self._attn_length * self._attn_size])
+        new_attn_states = _array_ops.concat([new_attn_states, _array_ops.expand_dims(output, 1)], 1)
+        new_attn_states = _array_ops.reshape(new_attn_states, [-1, self._attn_length * self._attn_size])
         new_state = (new_state, new_attns, new_attn_states)
         if not self._state_is_tuple:
-            new_state = array_ops.concat(list(new_state), 1)
+            new_state = _array_ops.concat(list(new_state), 1)
         return output, new_state
 
     def _attention(self, query, attn_states):
-        with variable_scope("attention"):
-            k = get_variable("attn_w", [1, 1, self._attn_size, self._attn_vec_size])
-            v = get_variable("attn_v", [self._attn_vec_size])
-            hidden = array_ops.reshape(attn_states, [-1, self._attn_length, 1, self._attn_size])
-            hidden_features = nn_conv2d_ops.conv2d(hidden, k, [1, 1, 1, 1], "SAME")
+        with _variable_scope("attention"):
+            k = _get_variable("attn_w", [1, 1, self._attn_size, self._attn_vec_size])
+            v = _get_variable("attn_v", [self._attn_vec_size])
+            hidden = _array_ops.reshape(attn_states, [-1, self._attn_length, 1, self._attn_size])
+            hidden_features = _nn_conv2d_ops.conv2d(hidden, k, [1, 1, 1, 1], "SAME")
             if self._linear3 is None:
                 self._linear3 = _Linear(query, self._attn_vec_size, True)
             y = self._linear3(query)
-            y = array_ops.reshape(y, [-1, 1, 1, self._attn_vec_size])
-            s = math_ops.reduce_sum(v * math_ops.tanh(hidden_features + y), [2, 3])
-            a = nn_ops.softmax(s)
-            d = math_ops.reduce_sum(array_ops.reshape(a, [-1, self._attn_length, 1, 1]) * hidden, [1, 2])
-            new_attns = array_ops.reshape(d, [-1, self._attn_size])
-            new_attn_states = array_ops.slice(attn_states, [0, 1, 0], [-1, -1, -1])
+            y = _array_ops.reshape(y, [-1, 1, 1, self._attn_vec_size])
+            s = _math_ops.reduce_sum(v * _math_ops.tanh(hidden_features + y), [2, 3])
+            a = _nn_ops.softmax(s)
+            d = _math_ops.reduce_sum(_array_ops.reshape(a, [-1, self._attn_length, 1, 1]) * hidden, [1, 2])
+            new_attns = _array_ops.reshape(d, [-1, self._attn_size])
+            new_attn_states = _array_ops.slice(attn_states, [0, 1, 0], [-1, -1, -1])
             return new_attns, new_attn_states
 
 
@@ -607,7 +617,7 @@ class EmbeddingWrapper(_WrappedCellMixin, RNNCell):
 
     def __init__(self, cell, embedding_classes, embedding_size, initializer=None, reuse=None):
         super().__init__(_reuse=reuse)
-        assert_like_rnncell("cell", cell)
+        _assert_like_rnncell("cell", cell)
         if embedding_classes <= 0 or embedding_size <= 0:
             raise ValueError("Both embedding_classes and embedding_size must be > 0: %d, %d."
                              % (embedding_classes, embedding_size))
@@ -621,15 +631,15 @@ class EmbeddingWrapper(_WrappedCellMixin, RNNCell):
         from ..ops import embedding_ops
         if self._initializer:
             initializer = self._initializer
-        elif get_variable_scope().initializer:
-            initializer = get_variable_scope().initializer
+        elif _get_variable_scope().initializer:
+            initializer = _get_variable_scope().initializer
         else:
-            sqrt3 = math.sqrt(3)
-            initializer = init_ops.random_uniform_initializer(-sqrt3, sqrt3)
+            sqrt3 = _math.sqrt(3)
+            initializer = _init_ops.random_uniform_initializer(-sqrt3, sqrt3)
         data_type = state[0].dtype if isinstance(state, tuple) else state.dtype
-        embedding = get_variable("embedding", [self._embedding_classes, self._embedding_size],
+        embedding = _get_variable("embedding", [self._embedding_classes, self._embedding_size],
                                  initializer=initializer, dtype=data_type)
-        embedded = embedding_ops.embedding_lookup(embedding, array_ops.reshape(inputs, [-1]))
+        embedded = embedding_ops.embedding_lookup(embedding, _array_ops.reshape(inputs, [-1]))
         return self._cell(embedded, state)
 
 
@@ -650,7 +660,7 @@ class InputProjectionWrapper(_WrappedCellMixin, RNNCell):
 
     def __init__(self, cell, num_proj, activation=None, input_size=None, reuse=None):
         super().__init__(_reuse=reuse)
-        assert_like_rnncell("cell", cell)
+        _assert_like_rnncell("cell", cell)
         self._cell = cell
         self._num_proj = num_proj
         self._activation = activation
@@ -683,7 +693,7 @@ class OutputProjectionWrapper(_WrappedCellMixin, RNNCell):
 
     def __init__(self, cell, output_size, activation=None, reuse=None):
         super().__init__(_reuse=reuse)
-        assert_like_rnncell("cell", cell)
+        _assert_like_rnncell("cell", cell)
         if output_size < 1:
             raise ValueError("Parameter output_size must be > 0: %d." % output_size)
         self._cell = cell
@@ -736,11 +746,11 @@ def stack_bidirectional_rnn(cells_fw, cells_bw, inputs, initial_states_fw=None, 
     states_fw = []
     states_bw = []
     prev_layer = inputs
-    with variable_scope(scope or "stack_bidirectional_rnn"):
+    with _variable_scope(scope or "stack_bidirectional_rnn"):
         for i, (cell_fw, cell_bw) in enumerate(zip(cells_fw, cells_bw)):
             initial_state_fw = initial_states_fw[i] if initial_states_fw else None
             initial_state_bw = initial_states_bw[i] if initial_states_bw else None
-            with variable_scope("cell_%d" % i) as cell_scope:
+            with _variable_scope("cell_%d" % i) as cell_scope:
                 prev_layer, state_fw, state_bw = static_bidirectional_rnn(
                     cell_fw, cell_bw, prev_layer, initial_state_fw=initial_state_fw,
                     initial_state_bw=initial_state_bw, sequence_length=sequence_length, dtype=dtype,

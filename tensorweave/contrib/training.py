@@ -3,8 +3,8 @@
 `create_train_op` (with the gradient helpers `add_gradients_summaries`, `clip_gradient_norms` and
 `multiply_gradients`)."""
 
-import json
-import re
+import json as _json
+import re as _re
 
 from .training_ops import (
     add_gradients_summaries,
@@ -20,7 +20,7 @@ __all__ = ["HParams", "add_gradients_summaries", "bucket", "bucket_by_sequence_l
            "create_train_op", "multiply_gradients", "stratified_sample"]
 
 # name=value pairs; a value is a [list], a quoted string, or anything up to the next comma.
-_PAIR = re.compile(r"\s*(?P<name>[A-Za-z_]\w*)\s*=\s*(?P<value>\[[^\]]*\]|\"[^\"]*\"|'[^']*'|[^,]*)\s*(,|$)")
+_PAIR = _re.compile(r"\s*(?P<name>[A-Za-z_]\w*)\s*=\s*(?P<value>\[[^\]]*\]|\"[^\"]*\"|'[^']*'|[^,]*)\s*(,|$)")
 
 
 def _cast(name, value, kind):
@@ -139,7 +139,7 @@ class HParams:
 
     def parse_json(self, values_json):
         """Overrides values from a JSON object string; returns self."""
-        return self.override_from_dict(json.loads(values_json))
+        return self.override_from_dict(_json.loads(values_json))
 
     def values(self):
         """The hyper-parameters as a dict."""
@@ -147,7 +147,7 @@ class HParams:
 
     def to_json(self, indent=None, separators=None, sort_keys=False):
         """The hyper-parameters as a JSON string."""
-        return json.dumps(self.values(), indent=indent, separators=separators, sort_keys=sort_keys)
+        return _json.dumps(self.values(), indent=indent, separators=separators, sort_keys=sort_keys)
 
     def get(self, key, default=None):
         """The value of `key`, or `default` if there is no such hyper-parameter."""

@@ -1,10 +1,10 @@
 """`tf.contrib.learn`: the seed-era `RunConfig`, `Experiment` and `learn_runner.run` over `tf.estimator`,
 `ModeKeys`, and the `preprocessing` (vocabulary/byte processors) and `datasets` (local CSV readers) modules."""
 
-import inspect
-import types
+import inspect as _inspect
+import types as _types
 
-from ...estimator import Estimator
+from ...estimator import Estimator as _Estimator
 from ...estimator.run_config import RunConfig as _CoreRunConfig
 
 from . import datasets, preprocessing
@@ -45,7 +45,7 @@ class Experiment:
                  eval_delay_secs=120, continuous_eval_throttle_secs=60, min_eval_frequency=None,
                  delay_workers_by_global_step=False, export_strategies=None, train_steps_per_iteration=None,
                  checkpoint_and_export=False, saving_listeners=None, check_interval_secs=5):
-        if not isinstance(estimator, Estimator):
+        if not isinstance(estimator, _Estimator):
             raise ValueError("`estimator` must be a tf.estimator.Estimator, got %r" % (estimator,))
         if eval_metrics:
             raise ValueError("`eval_metrics` must be `None` with `tf.estimator.Estimator`. Use `eval_metric_ops` in "
@@ -105,7 +105,7 @@ def _run(experiment_fn, output_dir=None, schedule=None, run_config=None, hparams
     """
     if output_dir is not None and run_config is not None:
         raise ValueError("output_dir and run_config cannot be set at the same time.")
-    if run_config is not None or len(inspect.signature(experiment_fn).parameters) == 2:
+    if run_config is not None or len(_inspect.signature(experiment_fn).parameters) == 2:
         experiment = experiment_fn(run_config or RunConfig(model_dir=output_dir), hparams)
     else:
         experiment = experiment_fn(output_dir)
@@ -119,4 +119,4 @@ def _run(experiment_fn, output_dir=None, schedule=None, run_config=None, hparams
     return task()
 
 
-learn_runner = types.SimpleNamespace(run=_run)
+learn_runner = _types.SimpleNamespace(run=_run)

@@ -21,3 +21,8 @@ __all__ += ["AttentionMechanism", "AttentionWrapper", "AttentionWrapperState", "
             "hardmax", "BahdanauMonotonicAttention", "LuongMonotonicAttention", "monotonic_attention", "safe_cumprod",
             "BeamSearchDecoder", "BeamSearchDecoderOutput", "BeamSearchDecoderState",
             "FinalBeamSearchDecoderOutput", "gather_tree_from_array", "tile_batch"]
+
+# TF 1.15's namespace holds the names of `__all__` only: the implementation submodules (attention_wrapper,
+# basic_decoder, ...) stay importable by their paths but are not attributes.
+for _name in ("attention_wrapper", "basic_decoder", "beam_search_decoder", "decoder", "helper", "loss"):
+    globals().pop(_name, None)

@@ -7,7 +7,8 @@ is divided by the number of elements with a non-zero weight. Every loss but `hin
 added to `GraphKeys.LOSSES`.
 """
 
-from ...framework import dtypes, ops
+from ...framework import dtypes as _dtypes
+from ...framework import ops as _ops
 
 __all__ = ["absolute_difference", "add_loss", "compute_weighted_loss", "cosine_distance", "get_losses",
            "get_regularization_losses", "get_total_loss", "hinge_loss", "log_loss", "mean_pairwise_squared_error",
@@ -31,7 +32,7 @@ def _expand_weights(losses, weights):
 def _num_present(losses, weights, per_batch=False):
     """The number of loss elements with a non-zero (tiled) weight, per batch entry or in total."""
     array_ops, core_ops, math_ops = _m()
-    present = math_ops.cast(math_ops.not_equal(_expand_weights(losses, weights), 0), dtypes.float32)
+    present = math_ops.cast(math_ops.not_equal(_expand_weights(losses, weights), 0), _dtypes.float32)
     present = present * core_ops.ones_like(losses)
     if per_batch:
         return math_ops.reduce_sum(present, axis=list(range(1, losses.get_shape().ndims)))
@@ -43,7 +44,7 @@ def _scale_losses(losses, weights):
     return math_ops.reduce_sum(losses * _expand_weights(losses, weights))
 
 
-def add_loss(loss, loss_collection=ops.GraphKeys.LOSSES):
+def add_loss(loss, loss_collection=_ops.GraphKeys.LOSSES):
     """Adds an externally defined loss to the collection of losses.
 
     Args:
@@ -51,10 +52,10 @@ def add_loss(loss, loss_collection=ops.GraphKeys.LOSSES):
       loss_collection: Optional collection to add the loss to.
     """
     if loss_collection:
-        ops.add_to_collection(loss_collection, loss)
+        _ops.add_to_collection(loss_collection, loss)
 
 
-def get_losses(scope=None, loss_collection=ops.GraphKeys.LOSSES):
+def get_losses(scope=None, loss_collection=_ops.GraphKeys.LOSSES):
     """Gets the list of losses from the loss_collection.
 
     Args:
@@ -64,7 +65,7 @@ def get_losses(scope=None, loss_collection=ops.GraphKeys.LOSSES):
     Returns:
       a list of loss tensors.
     """
-    return ops.get_collection(loss_collection, scope)
+    return _ops.get_collection(loss_collection, scope)
 
 
 def get_regularization_losses(scope=None):
@@ -76,7 +77,7 @@ def get_regularization_losses(scope=None):
     Returns:
       A list of regularization losses as Tensors.
     """
-    return ops.get_collection(ops.GraphKeys.REGULARIZATION_LOSSES, scope)
+    return _ops.get_collection(_ops.GraphKeys.REGULARIZATION_LOSSES, scope)
 
 
 def get_total_loss(add_regularization_losses=True, name="total_loss"):
@@ -120,11 +121,11 @@ def compute_weighted_loss(losses, weights=1.0, scope=None):
     array_ops, _, math_ops = _m()
     if weights is None:
         raise ValueError("`weights` cannot be None.")
-    with ops.name_scope(scope, "weighted_loss", [losses, weights]):
-        losses = ops.convert_to_tensor(losses)
+    with _ops.name_scope(scope, "weighted_loss", [losses, weights]):
+        losses = _ops.convert_to_tensor(losses)
         input_dtype = losses.dtype
-        losses = math_ops.cast(losses, dtypes.float32)
-        weights = math_ops.cast(ops.convert_to_tensor(weights), dtypes.float32)
+        losses = math_ops.cast(losses, _dtypes.float32)
+        weights = math_ops.cast(_ops.convert_to_tensor(weights), _dtypes.float32)
         if losses.get_shape().ndims is None:
             raise ValueError("losses.get_shape().ndims cannot be None")
         weights_shape = weights.get_shape()
@@ -142,10 +143,10 @@ def compute_weighted_loss(losses, weights=1.0, scope=None):
 
 def _prep(predictions, labels, weights):
     _, _, math_ops = _m()
-    predictions = ops.convert_to_tensor(predictions)
-    labels = ops.convert_to_tensor(labels)
+    predictions = _ops.convert_to_tensor(predictions)
+    labels = _ops.convert_to_tensor(labels)
     predictions.get_shape().assert_is_compatible_with(labels.get_shape())
-    return (math_ops.cast(predictions, dtypes.float32), math_ops.cast(labels, dtypes.float32),
+    return (math_ops.cast(predictions, _dtypes.float32), math_ops.cast(labels, _dtypes.float32),
             weights)
 
 
@@ -167,7 +168,7 @@ def absolute_difference(predictions, labels=None, weights=1.0, scope=None):
         `weights` is invalid.
     """
     _, _, math_ops = _m()
-    with ops.name_scope(scope, "absolute_difference", [predictions, labels, weights]) as scope:
+    with _ops.name_scope(scope, "absolute_difference", [predictions, labels, weights]) as scope:
         predictions, labels, weights = _prep(predictions, labels, weights)
         losses = math_ops.abs(math_ops.subtract(predictions, labels))
         return compute_weighted_loss(losses, weights, scope=scope)
@@ -196,8 +197,8 @@ def sigmoid_cross_entropy(logits, multi_class_labels, weights=1.0, label_smoothi
     """
     from ... import nn
     _, _, math_ops = _m()
-    with ops.name_scope(scope, "sigmoid_cross_entropy_loss", [logits, multi_class_labels, weights]) as scope:
-        logits = ops.convert_to_tensor(logits)
+    with _ops.name_scope(scope, "sigmoid_cross_entropy_loss", [logits, multi_class_labels, weights]) as scope:
+        logits = _ops.convert_to_tensor(logits)
         multi_class_labels = math_ops.cast(multi_class_labels, logits.dtype)
         logits.get_shape().assert_is_compatible_with(multi_class_labels.get_shape())
         if label_smoothing > 0:
@@ -229,8 +230,8 @@ def softmax_cross_entropy(logits, onehot_labels, weights=1.0, label_smoothing=0,
     """
     from ... import nn
     array_ops, _, math_ops = _m()
-    with ops.name_scope(scope, "softmax_cross_entropy_loss", [logits, onehot_labels, weights]) as scope:
-        logits = ops.convert_to_tensor(logits)
+    with _ops.name_scope(scope, "softmax_cross_entropy_loss", [logits, onehot_labels, weights]) as scope:
+        logits = _ops.convert_to_tensor(logits)
         onehot_labels = math_ops.cast(onehot_labels, logits.dtype)
         logits.get_shape().assert_is_compatible_with(onehot_labels.get_shape())
         if label_smoothing > 0:
@@ -260,8 +261,8 @@ def sparse_softmax_cross_entropy(logits, labels, weights=1.0, scope=None):
     """
     from ... import nn
     array_ops, _, _ = _m()
-    with ops.name_scope(scope, "sparse_softmax_cross_entropy_loss", [logits, labels, weights]) as scope:
-        labels = ops.convert_to_tensor(labels)
+    with _ops.name_scope(scope, "sparse_softmax_cross_entropy_loss", [logits, labels, weights]) as scope:
+        labels = _ops.convert_to_tensor(labels)
         labels = array_ops.reshape(labels, shape=[array_ops.shape(labels)[0]])
         losses = nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits, name="xentropy")
         return compute_weighted_loss(losses, weights, scope=scope)
@@ -286,7 +287,7 @@ def log_loss(predictions, labels=None, weights=1.0, epsilon=1e-7, scope=None):
         `weights` is invalid.
     """
     _, _, math_ops = _m()
-    with ops.name_scope(scope, "log_loss", [predictions, labels, weights]) as scope:
+    with _ops.name_scope(scope, "log_loss", [predictions, labels, weights]) as scope:
         predictions, labels, weights = _prep(predictions, labels, weights)
         losses = -math_ops.multiply(labels, math_ops.log(predictions + epsilon)) - math_ops.multiply(
             (1 - labels), math_ops.log(1 - predictions + epsilon))
@@ -312,11 +313,11 @@ def hinge_loss(logits, labels=None, scope=None):
     """
     from ... import nn
     _, core_ops, math_ops = _m()
-    with ops.name_scope(scope, "hinge_loss", [logits, labels]):
-        logits = ops.convert_to_tensor(logits)
-        labels = ops.convert_to_tensor(labels)
+    with _ops.name_scope(scope, "hinge_loss", [logits, labels]):
+        logits = _ops.convert_to_tensor(logits)
+        labels = _ops.convert_to_tensor(labels)
         logits.get_shape().assert_is_compatible_with(labels.get_shape())
-        labels = math_ops.cast(labels, dtypes.float32)
+        labels = math_ops.cast(labels, _dtypes.float32)
         all_ones = core_ops.ones_like(labels)
         labels = math_ops.subtract(2 * labels, all_ones)
         return nn.relu(math_ops.subtract(all_ones, math_ops.multiply(labels, logits)))
@@ -340,7 +341,7 @@ def mean_squared_error(predictions, labels=None, weights=1.0, scope=None):
         `weights` is invalid.
     """
     _, _, math_ops = _m()
-    with ops.name_scope(scope, "mean_squared_error", [predictions, labels, weights]) as scope:
+    with _ops.name_scope(scope, "mean_squared_error", [predictions, labels, weights]) as scope:
         predictions, labels, weights = _prep(predictions, labels, weights)
         losses = math_ops.square(math_ops.subtract(predictions, labels))
         return compute_weighted_loss(losses, weights, scope=scope)
@@ -367,9 +368,9 @@ def mean_pairwise_squared_error(predictions, labels=None, weights=1.0, scope=Non
         `weights` is invalid.
     """
     array_ops, core_ops, math_ops = _m()
-    with ops.name_scope(scope, "mean_pairwise_squared_error", [predictions, labels, weights]):
+    with _ops.name_scope(scope, "mean_pairwise_squared_error", [predictions, labels, weights]):
         predictions, labels, _ = _prep(predictions, labels, weights)
-        weights = math_ops.cast(ops.convert_to_tensor(weights), dtypes.float32)
+        weights = math_ops.cast(_ops.convert_to_tensor(weights), _dtypes.float32)
         diffs = math_ops.subtract(predictions, labels)
         if diffs.get_shape().ndims is None:
             raise ValueError("diffs.get_shape().ndims cannot be None")
@@ -415,7 +416,7 @@ def cosine_distance(predictions, labels=None, axis=None, weights=1.0, scope=None
     axis = dim if axis is None else axis
     if axis is None:
         raise ValueError("You must specify 'axis'.")
-    with ops.name_scope(scope, "cosine_distance_loss", [predictions, labels, weights]) as scope:
+    with _ops.name_scope(scope, "cosine_distance_loss", [predictions, labels, weights]) as scope:
         predictions, labels, weights = _prep(predictions, labels, weights)
         radial_diffs = math_ops.multiply(predictions, labels)
         losses = 1 - math_ops.reduce_sum(radial_diffs, axis=[axis])

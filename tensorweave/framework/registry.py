@@ -39,7 +39,10 @@ arrays (NumPy scalars and Python numbers are fine), no `out=` into a NumPy array
 
 Traits the runtime reads instead of lists of op names:
 - `elementwise`: output element i depends only on element i of each (broadcast) input;
-  `transcendental`: such an op costs tens of cycles per element (a libm-style evaluation).
+  `transcendental`: such an op costs tens of cycles per element (a libm-style evaluation);
+  `ufunc`: the name of the NumPy ufunc the kernel amounts to (`np.<name>(*inputs)` is the kernel's
+  result), or a function of the op returning it or None: fused kernels call it with `out=` into
+  reused buffers (only where the ufunc's loop for the inputs' dtypes yields the op's dtype).
 - `alias_of`: output 0 is input `alias_of` unchanged (Identity, StopGradient): the plan aliases it.
 - `value_attr`: the op's only output is this attribute's value (Const).
 - `static_value(op, dims)`: the output's value from input 0's fully defined static shape `dims`.
@@ -114,12 +117,13 @@ class OpDef:
     """Everything that defines one op type (see the module docstring for each field)."""
 
     __slots__ = ("type", "infer", "kernel", "stateful", "ref_inputs", "specialize", "inline", "gpu",
-                 "elementwise", "transcendental", "alias_of", "value_attr", "static_value", "variable_read",
+                 "elementwise", "transcendental", "ufunc", "alias_of", "value_attr", "static_value", "variable_read",
                  "placeholder", "cost", "records_for_gradient")
 
     def __init__(self, op_type, infer, kernel, stateful=False, ref_inputs=(), specialize=None, inline=None,
                  gpu=None, elementwise=False, transcendental=False, alias_of=None, value_attr=None,
-                 static_value=None, variable_read=False, placeholder=False, cost=None, records_for_gradient=False):
+                 static_value=None, variable_read=False, placeholder=False, cost=None, records_for_gradient=False,
+                 ufunc=None):
         self.type = op_type
         self.infer = infer
         self.kernel = kernel
@@ -130,6 +134,7 @@ class OpDef:
         self.gpu = gpu
         self.elementwise = elementwise
         self.transcendental = transcendental
+        self.ufunc = ufunc
         self.alias_of = alias_of
         self.value_attr = value_attr
         self.static_value = static_value
@@ -145,7 +150,7 @@ class OpDef:
 def register_op(op_type, *, infer, kernel, grad=None, stateful=False, ref_inputs=(), override=False,
                 specialize=None, inline=None, gpu=None, host_inputs=(), shape_inputs=(), on_host=False,
                 elementwise=False, transcendental=False, alias_of=None, value_attr=None, static_value=None,
-                variable_read=False, placeholder=False, cost=None, records_for_gradient=False):
+                variable_read=False, placeholder=False, cost=None, records_for_gradient=False, ufunc=None):
     """Declares an op type.
 
     Args:
@@ -162,7 +167,7 @@ def register_op(op_type, *, infer, kernel, grad=None, stateful=False, ref_inputs
       gpu: The accelerator kernel: True for `kernel` itself (written against `xp` alone), a kernel
         of its own, or None for none (the op runs on the host).
       host_inputs, shape_inputs, on_host: Where an accelerator kernel reads its inputs (module docstring).
-      elementwise, transcendental, alias_of, value_attr, static_value, variable_read, placeholder, cost,
+      elementwise, transcendental, ufunc, alias_of, value_attr, static_value, variable_read, placeholder, cost,
         records_for_gradient: Traits the runtime reads (module docstring).
 
     Returns:
@@ -182,7 +187,7 @@ def register_op(op_type, *, infer, kernel, grad=None, stateful=False, ref_inputs
     else:
         device = DeviceKernel(None if gpu is True else gpu, host_inputs, shape_inputs, on_host)
     d = OpDef(op_type, infer, kernel, stateful, ref_inputs, specialize, inline, device, elementwise, transcendental,
-              alias_of, value_attr, static_value, variable_read, placeholder, cost, records_for_gradient)
+              alias_of, value_attr, static_value, variable_read, placeholder, cost, records_for_gradient, ufunc)
     _OPS[op_type] = d
     if grad is NO_GRADIENT:
         _GRADIENTS[op_type] = None

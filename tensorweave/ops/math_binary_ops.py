@@ -315,6 +315,9 @@ _INLINE = dict(_OPERATOR_EXPR, FloorDiv=_floor_div_inline, FloorMod=_floor_mod_i
                TruncateDiv=_truncate_div_inline, TruncateMod=_truncate_mod_inline, RealDiv=_real_div_inline,
                Maximum=_max_min_inline("maximum", ">"), Minimum=_max_min_inline("minimum", "<"),
                Equal=_equality_inline("=="), NotEqual=_equality_inline("!="))
+# The `ufunc` trait: the ufunc the kernel (and inline expression) calls on arrays.
+_UFUNC = {"Add": "add", "AddV2": "add", "Sub": "subtract", "Mul": "multiply", "Maximum": "maximum",
+          "Minimum": "minimum", "RealDiv": lambda op: "divide" if _kind(op) in ("f", "c") else None}
 for _op_type, _kernel, _grad in [
         ("Add", _add_kernel, _add_grad),
         ("AddV2", _add_kernel, _add_grad),
@@ -332,7 +335,7 @@ for _op_type, _kernel, _grad in [
         ("SquaredDifference", _squared_difference_kernel, _squared_difference_grad),
         ("Atan2", lambda xp, y, x: xp.arctan2(y, x), _atan2_grad)]:
     register_op(_op_type, infer=_broadcast_infer, kernel=_kernel, grad=_grad, inline=_INLINE.get(_op_type),
-                gpu=True, elementwise=True, transcendental=_op_type in _TRANSCENDENTAL)
+                gpu=True, elementwise=True, transcendental=_op_type in _TRANSCENDENTAL, ufunc=_UFUNC.get(_op_type))
 
 
 def _binary_op(func_name, op_type, allowed, summary, default_name=None, returns_bool=False):
@@ -540,6 +543,9 @@ def scalar_mul(scalar, x, name=None):
 
 
 # ---- comparisons and logical ops -----------------------------------------------------------
+_COMPARE_UFUNC = {"Equal": "equal", "NotEqual": "not_equal", "Less": "less", "LessEqual": "less_equal",
+                  "Greater": "greater", "GreaterEqual": "greater_equal", "LogicalAnd": "logical_and",
+                  "LogicalOr": "logical_or"}
 for _op_type, _kernel in [
         ("Equal", lambda xp, x, y: xp.equal(x, y)),
         ("NotEqual", lambda xp, x, y: xp.not_equal(x, y)),
@@ -550,7 +556,7 @@ for _op_type, _kernel in [
         ("LogicalAnd", lambda xp, x, y: xp.logical_and(x, y)),
         ("LogicalOr", lambda xp, x, y: xp.logical_or(x, y))]:
     register_op(_op_type, infer=_compare_infer, kernel=_kernel, grad=NO_GRADIENT, inline=_INLINE.get(_op_type),
-                gpu=True, elementwise=True)
+                gpu=True, elementwise=True, ufunc=_COMPARE_UFUNC[_op_type])
 
 
 equal = _binary_op("equal", "Equal", _ALL,

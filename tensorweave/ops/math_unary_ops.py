@@ -51,6 +51,20 @@ def _inline_unless_no_kernel(op_type):
     return lambda op: None if op._inputs[0]._dtype in missing else template
 
 
+def _ufunc_of(op_type):
+    """The `ufunc` trait: the NumPy ufunc the inline expression calls (none for the types without a kernel)."""
+    template = _UNARY_INLINE.get(op_type)
+    name = {"Neg": "negative", "Abs": "absolute", "Square": "square"}.get(op_type)
+    if name is None and isinstance(template, str) and template.startswith("XP."):
+        name = template[3:template.index("(")]
+    if name is None or not isinstance(getattr(np, name, None), np.ufunc):
+        return None
+    missing = _NO_KERNEL.get(op_type)
+    if missing is None:
+        return name
+    return lambda op: None if op._inputs[0]._dtype in missing else name
+
+
 def _kernel_types(op_type, kernel, allowed):
     """`kernel`, raising TF's InvalidArgumentError for the types of `_NO_KERNEL[op_type]`."""
     missing = _NO_KERNEL.get(op_type)
@@ -78,7 +92,7 @@ def _unary(op_type, kernel, grad, allowed, doc):
     """Registers a same-shape, same-dtype unary op and returns its public constructor."""
     register_op(op_type, infer=core_ops.same_as_input, kernel=_kernel_types(op_type, kernel, allowed), grad=grad,
                 inline=_inline_unless_no_kernel(op_type), gpu=op_type not in _HOST_ONLY_UNARY, elementwise=True,
-                transcendental=op_type in _TRANSCENDENTAL)
+                transcendental=op_type in _TRANSCENDENTAL, ufunc=_ufunc_of(op_type))
 
     def fn(x, name=None):
         if name is None and type(x) is ops.Tensor and x._op._graph is ops.get_default_graph():
@@ -485,6 +499,7 @@ for _op_type, _kernel in [
         ("IsFinite", lambda xp, x: xp.isfinite(x)),
         ("LogicalNot", lambda xp, x: xp.logical_not(x))]:
     register_op(_op_type, infer=_bool_unary_infer, kernel=_kernel, grad=NO_GRADIENT, gpu=True, elementwise=True,
+                ufunc={"IsNan": "isnan", "IsInf": "isinf", "IsFinite": "isfinite"}.get(_op_type, "logical_not"),
                 # logical_not of bools; NumPy's bool scalars take the fast path for `^`, not for `~`
                 inline=("({0} ^ {true})", {"true": np.True_}) if _op_type == "LogicalNot" else None)
 

@@ -1,22 +1,30 @@
 """Elementwise fusion: a chain of elementwise ops on one large shape runs as one fused kernel.
 
-The fused kernel runs the ops' own NumPy kernels block by block (blocks of rows of the output,
-each a few hundred KB so the chain's intermediates stay in cache) and spreads the blocks over a
-small thread pool (NumPy releases the GIL inside ufunc loops). Each element goes through the very
-same kernel calls as unfused, so fused results are bitwise identical to the plain path.
+The fused kernel runs the ops' own NumPy kernels block by block (blocks of `BLOCK_BYTES` per value,
+so the chain's intermediates stay in a core's L2 cache) and spreads the blocks over the intra-op
+threads (NumPy releases the GIL inside ufunc loops); each thread takes the next block as it gets
+free, so a core busy with other work slows its thread alone. An op that declares a `ufunc`
+(registry trait) is called as that ufunc with `out=`: into the output's block, or into one of the
+thread's scratch buffers, reused once no live value can alias it, so a block allocates nothing and
+its buffers stay hot in cache (allocating each intermediate cost ~30% of the chain). Each element
+goes through the very same ufunc loops as unfused (`out=` only where the loop for the inputs'
+dtypes yields the op's dtype), so fused results are bitwise identical to the plain path.
 
-numexpr was measured as the alternative the issue suggested: on this kind of machine (AMD EPYC,
-AVX2) it ran the benchmark's 50-op tanh/exp chain on 1M float32 5x slower than NumPy's vectorised
-ufuncs with one thread and 2.5x slower with two, and a pure arithmetic chain 5x slower; blocked
-NumPy on two threads ran the transcendental chain in ~0.55x of plain NumPy's time.
+Which groups fuse (`_worth_fusing`): ones whose values are larger than half a core's L2 cache
+(read from the OS), on any number of threads: there each unfused op streams its input and output
+through memory, where fused blocks stay in cache; and, with two threads or more, ones whose
+transcendental work is worth handing blocks to the threads.
 
-Which ops qualify is a trait of their records (`elementwise`; `transcendental` for the expensive
-ones). Fusion only pays where the arithmetic is expensive per element (transcendental functions): cheap
-arithmetic on large arrays is memory-bound and NumPy's whole-array calls are already at memory
-speed, so groups of cheap ops are left alone (see `_worth_fusing`).
+Measured alternatives, on a 2-vCPU Xeon (AVX-512) shared with other work, the benchmark's 50-op
+`exp(tanh(y + 1) * 0.5) * 0.3` chain on 1M float32: blocked with `out=` ~0.65x of NumPy's time on
+one thread (whole-array NumPy calls allocate and stream every intermediate); a numba
+`parallel=True` loop of the same chain gave NumPy's bits but ran ~20x slower than NumPy (scalar
+libm calls, no SIMD); numexpr earlier ran it 2.5-5x slower than NumPy (AMD EPYC, AVX2).
 """
 
 import itertools
+import os
+import threading
 
 import numpy as np
 
@@ -27,10 +35,13 @@ from ..platform import fpstate
 _FUSABLE_DTYPES = frozenset({dtypes.float16, dtypes.float32, dtypes.float64, dtypes.bool_, dtypes.int32,
                              dtypes.int64})
 
-# A group is fused when it holds this many expensive element evaluations (and two threads exist).
+# A group of expensive ops is fused when it holds this many expensive element evaluations (and two
+# threads exist): a transcendental evaluation costs 0.3-1 ns per element with NumPy's SIMD loops, so
+# this is 150-500 us of work, several times the 15-50 us of handing blocks to the intra-op threads.
 MIN_EXPENSIVE_ELEMENTS = 1 << 19
-# Target elements per block: intermediates of 64K float32 (256 KB) stay in L2.
-BLOCK_ELEMENTS = 1 << 16
+# Bytes per block and value: a block's live values (an input's slice, a scratch buffer or two, the
+# output's block) stay in a core's L2 (1-2 MB); times measured flat from 128 KB to 512 KB per value.
+BLOCK_BYTES = 1 << 18
 
 _counter = itertools.count()
 
@@ -75,17 +86,55 @@ def _fusable(op):
         return False
     for t in op._inputs:
         ts = t._shape.as_tuple()
-        if ts is None or len(ts) > len(shape) or t.dtype not in _FUSABLE_DTYPES:
+        # A block slices the inputs of the full shape: every input's shape must be known to tell them.
+        if ts is None or None in ts or len(ts) > len(shape) or t.dtype not in _FUSABLE_DTYPES:
             return False
     return True
 
 
+def cache_bytes():
+    """The size of one core's L2 cache in bytes (from the OS), or 1 MiB where the OS does not say."""
+    if _cache[0] is None:
+        _cache[0] = _os_cache_bytes() or (1 << 20)
+    return _cache[0]
+
+
+_cache = [None]
+
+
+def _os_cache_bytes():
+    try:
+        n = os.sysconf("SC_LEVEL2_CACHE_SIZE")
+        if n > 0:
+            return n
+    except (AttributeError, ValueError, OSError):
+        pass
+    try:
+        with open("/sys/devices/system/cpu/cpu0/cache/index2/size") as f:
+            text = f.read().strip().upper()
+        scale = {"K": 1 << 10, "M": 1 << 20}.get(text[-1:], 1)
+        return int(text.rstrip("KM")) * scale
+    except (OSError, ValueError):
+        return None
+
+
+def _itemsize(group):
+    return max(np.dtype(s.op._outputs[0].dtype.as_numpy_dtype).itemsize for s in group.steps)
+
+
 def _worth_fusing(group, n_threads):
-    if len(group.steps) < 2 or n_threads < 2:
+    """Whether `group` runs faster fused: an unfused op's input and output together exceed a core's
+    L2 cache, so each unfused op streams them through memory while the fused blocks stay in cache
+    (on any thread count: cheap arithmetic is memory-bound there, a 15-op `(x + 1) * 2 - 3` chain
+    ran 1.3x faster fused at L2 / 2 per value, 2.4x at L2), or, with two threads or more, its
+    expensive work pays for handing blocks to the threads."""
+    if len(group.steps) < 2 or group.shape[0] < 2:
         return False
     size = int(np.prod(group.shape))
+    if 2 * size * _itemsize(group) >= cache_bytes():
+        return True
     expensive = sum(1 for s in group.steps if s.op._op_def.transcendental)
-    return expensive * size >= MIN_EXPENSIVE_ELEMENTS and group.shape[0] >= 2
+    return n_threads >= 2 and expensive * size >= MIN_EXPENSIVE_ELEMENTS
 
 
 def find_groups(steps, n_threads):
@@ -156,6 +205,12 @@ def group_inputs(group):
 def build_kernel(group, inputs, outputs, input_shapes, n_threads, call_source):
     """Generates the fused kernel `fn(*inputs) -> output` (a tuple when several) for `group`.
 
+    Each block runs the group's steps in order. A step whose op declares a `ufunc` (registry trait)
+    calls that ufunc with `out=`: into the output's block when its value is a kernel output, else
+    into a scratch buffer of the calling thread that is reused once no live value can alias it
+    (a plain kernel's result may be a view of its inputs). Other steps call their kernel as the
+    plan does.
+
     Args:
       group: The FusedGroup.
       inputs: Names of the group's inputs (the kernel's parameters).
@@ -168,39 +223,121 @@ def build_kernel(group, inputs, outputs, input_shapes, n_threads, call_source):
     Returns:
       `(fn, filename, {line: op})`.
     """
-    shape = group.shape
-    rows = shape[0]
-    row_elems = int(np.prod(shape[1:])) if len(shape) > 1 else 1
-    rows_per_block = max(1, BLOCK_ELEMENTS // max(1, row_elems))
+    shape = tuple(group.shape)
+    size = int(np.prod(shape))
+    # Flat blocks when every input is the whole shape (C order) or a single element: blocks then
+    # need not follow rows, and an N-D shape with huge rows still gets cache-sized blocks.
+    flat = len(shape) > 1 and all(tuple(s) == shape or int(np.prod(s)) == 1 for s in input_shapes)
+    if flat:
+        block_shape = (size,)
+        input_shapes = [(size,) if tuple(s) == shape else () for s in input_shapes]
+    else:
+        block_shape = shape
+    rows = block_shape[0]
+    row_elems = int(np.prod(block_shape[1:])) if len(block_shape) > 1 else 1
+    rows_per_block = min(rows, max(1, BLOCK_BYTES // _itemsize(group) // max(1, row_elems)))
     nblocks = -(-rows // rows_per_block)
     env = {"np": np, "XP": np, "_run_blocks": _run_blocks}
     params = ["p%d" % i for i in range(len(inputs))]
     lines = ["def _fused(%s):" % ", ".join(params)]
+    if flat:
+        for p, ishape in zip(params, input_shapes):
+            lines.append("    %s = %s.reshape(%r)" % (p, p, ishape))
+    out_of = {}
     for k, name in enumerate(outputs):
         dt = _dtype_of(group, name)
         env["DT%d" % k] = dt
-        lines.append("    o%d = np.empty(%r, DT%d)" % (k, tuple(shape), k))
-    lines.append("    def _blk(s, e):")
+        lines.append("    o%d = np.empty(%r, DT%d)" % (k, tuple(block_shape), k))
+        out_of[name] = k
+    body = []
     local = {}
     for name, p, ishape in zip(inputs, params, input_shapes):
         local[name] = p
-        if len(ishape) == len(shape) and ishape[0] == rows and rows > 1:
-            lines.append("        b%s = %s[s:e]" % (p, p))
+        if len(ishape) == len(block_shape) and ishape[0] == rows and rows > 1:
+            body.append("        b%s = %s[s:e]" % (p, p))
             local[name] = "b" + p
-    line_ops = {}
+    for k in range(len(outputs)):
+        body.append("        w%d = o%d[s:e]" % (k, k))
+    last_use = {}
+    for idx, step in enumerate(group.steps):
+        for a in step.args:
+            last_use[a] = idx
+    scratch = []  # dtype of each scratch buffer
+    free = []  # scratch buffers no live value aliases
+    aliases = {}  # value name -> scratch buffers it may alias
+    direct = set()  # outputs computed straight into the output's block
+    step_lines = []
     for idx, (pos, op, args, outs) in enumerate(group.steps):
-        call = call_source(env, idx, op, [local[a] for a in args])
-        local[outs[0]] = "v%d" % idx
-        lines.append("        v%d = %s" % (idx, call))
-        line_ops[len(lines)] = op
+        name = outs[0]
+        ufunc = _out_ufunc(op)
+        if ufunc is None:  # the result may be (a view of) an input: it keeps the inputs' buffers
+            call = call_source(env, idx, op, [local[a] for a in args])
+            aliases[name] = set().union(*(aliases.get(a, set()) for a in args))
+        for a in args:  # a ufunc's input dying here may share its buffer with the result (exact overlap)
+            if last_use.get(a) == idx and a not in outputs:
+                dead = aliases.pop(a, set())
+                free.extend(b for b in dead if b not in free and not any(b in s for s in aliases.values()))
+        if ufunc is not None:
+            env["UF%d" % idx] = ufunc
+            if name in out_of:
+                dest = "w%d" % out_of[name]
+                direct.add(name)
+                aliases[name] = set()
+            else:
+                dt = np.dtype(op._outputs[0].dtype.as_numpy_dtype)
+                buf = next((b for b in free if scratch[b] == dt), None)
+                if buf is None:
+                    buf = len(scratch)
+                    scratch.append(dt)
+                else:
+                    free.remove(buf)
+                dest = "B%d" % buf
+                aliases[name] = {buf}
+            call = "UF%d(%s, out=%s)" % (idx, ", ".join(local[a] for a in args), dest)
+        local[name] = "v%d" % idx
+        body.append("        v%d = %s" % (idx, call))
+        step_lines.append((len(body), op))
     for k, name in enumerate(outputs):
-        lines.append("        o%d[s:e] = %s" % (k, local[name]))
-    lines.append("    _run_blocks(_blk, %d, %d, %d)" % (rows, rows_per_block, min(n_threads, nblocks)))
-    lines.append("    return %s" % ", ".join("o%d" % k for k in range(len(outputs))))
+        if name not in direct:
+            body.append("        w%d[...] = %s" % (k, local[name]))
+    bufs = ["B%d" % b for b in range(len(scratch))]
+    lines.append("    def _blk(%s):" % ", ".join(["s", "e"] + bufs))
+    if bufs:
+        lines.append("        if e - s != %d:" % rows_per_block)
+        lines.append("            %s = %s" % (", ".join(bufs), ", ".join("%s[:e - s]" % b for b in bufs)))
+    head = len(lines)
+    lines.extend(body)
+    line_ops = {head + n: op for n, op in step_lines}
+    env["SCRATCH"] = tuple(((rows_per_block,) + tuple(block_shape[1:]), dt) for dt in scratch)
+    lines.append("    _run_blocks(_blk, %d, %d, %d, SCRATCH)" % (rows, rows_per_block, min(n_threads, nblocks)))
+    results = ["o%d" % k for k in range(len(outputs))]
+    if flat:
+        results = ["o%d.reshape(%r)" % (k, shape) for k in range(len(outputs))]
+    lines.append("    return %s" % ", ".join(results))
     filename = "<tensorweave-fused-%d>" % next(_counter)
     # Generated kernel source (names and numbers made here), not file data.
     exec(compile("\n".join(lines) + "\n", filename, "exec"), env)
     return env["_fused"], filename, line_ops
+
+
+def _out_ufunc(op):
+    """The NumPy ufunc a fused kernel may call with `out=` for `op`, or None: the op's `ufunc` trait,
+    where that ufunc's loop for the inputs' dtypes gives the op's output dtype (so the result has
+    the bits the plain call's has)."""
+    trait = op._op_def.ufunc
+    name = trait(op) if callable(trait) else trait
+    ufunc = getattr(np, name, None) if name else None
+    if not isinstance(ufunc, np.ufunc) or ufunc.nout != 1 or ufunc.nin != len(op._inputs):
+        return None
+    in_types = tuple(np.dtype(t.dtype.as_numpy_dtype) for t in op._inputs)
+    out_type = np.dtype(op._outputs[0].dtype.as_numpy_dtype)
+    try:
+        loop = ufunc.resolve_dtypes(in_types + (None,))
+    except (AttributeError, TypeError):  # NumPy < 1.24, or no loop for these types
+        return None
+    if loop[-1] != out_type or loop[:-1] != in_types:
+        return None
+    return ufunc
 
 
 def _dtype_of(group, name):
@@ -210,14 +347,31 @@ def _dtype_of(group, name):
     raise KeyError(name)
 
 
-def _run_blocks(blk, rows, rows_per_block, n_threads):
-    """Runs `blk(start, end)` over row blocks of `rows_per_block`, the blocks spread over `n_threads`
-    intra-op threads (`tensorweave.kernels.shard`; one contiguous run of blocks per thread)."""
-    def work(start, limit):
-        with fpstate.quiet():  # pool threads do not inherit the run's floating-point state
-            for s in range(start * rows_per_block, min(limit * rows_per_block, rows), rows_per_block):
-                blk(s, min(s + rows_per_block, rows))
-
+def _run_blocks(blk, rows, rows_per_block, n_threads, scratch=()):
+    """Runs `blk(start, end, *buffers)` over row blocks of `rows_per_block` on `n_threads` intra-op
+    threads (`tensorweave.kernels.shard`). Each thread makes its own `scratch` buffers (`(shape,
+    dtype)` pairs) once and takes the next block until none is left, so a thread slowed by other
+    work on its core takes fewer blocks instead of holding the others up."""
     nblocks = -(-rows // rows_per_block)
-    # Each block is worth far more than shard's minimum cost: it splits whenever threads allow.
-    shard(nblocks, 1 << 30, work, max_parallelism=n_threads)
+    lock = threading.Lock()
+    taken = [0]
+
+    def take():
+        with lock:
+            b = taken[0]
+            taken[0] = b + 1
+        return b
+
+    def work(start, limit):
+        buffers = [np.empty(shape, dt) for shape, dt in scratch]
+        with fpstate.quiet():  # pool threads do not inherit the run's floating-point state
+            while True:
+                b = take()
+                if b >= nblocks:
+                    return
+                s = b * rows_per_block
+                blk(s, min(s + rows_per_block, rows), *buffers)
+
+    n = max(1, min(n_threads, nblocks))
+    # One unit per thread, each worth far more than shard's minimum cost: it splits whenever threads allow.
+    shard(n, 1 << 30, work, max_parallelism=n)

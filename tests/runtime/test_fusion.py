@@ -5,6 +5,7 @@ import pytest
 
 import tensorweave as tf
 from tensorweave.framework import ops, registry
+from tensorweave.runtime import fusion
 
 ROWS, COLS = 1024, 512  # 2**19 elements: one expensive op on this shape is worth fusing
 
@@ -135,17 +136,19 @@ def test_consumer_between_members_keeps_the_group_convex():
 def test_small_or_cheap_or_unknown_shapes_are_not_fused():
     x = tf.placeholder(tf.float32, [8, 8])
     u = tf.placeholder(tf.float32, [None, COLS])
-    big = tf.placeholder(tf.float32, [ROWS, COLS])
+    mid = tf.placeholder(tf.float32, [64, COLS])  # cheap ops fuse only on values beyond the L2 cache
     small = tf.exp(tf.tanh(x))
     unknown = tf.exp(tf.tanh(u))
-    cheap = big * 2.0 + 1.0
-    feed = {x: np.ones((8, 8)), u: np.ones((ROWS, COLS)), big: np.ones((ROWS, COLS))}
+    cheap = mid * 2.0 + 1.0
+    feed = {x: np.ones((8, 8)), u: np.ones((ROWS, COLS)), mid: np.ones((64, COLS))}
     (_, _, cv), fused = _run([small, unknown, cheap], feed, intra_op_parallelism_threads=2)
     assert fused == []
     assert cv[0, 0] == 3.0
 
 
-def test_one_thread_means_no_fusion():
+def test_one_thread_means_no_fusion(monkeypatch):
+    # (values beyond the L2 cache fuse on one thread too: test_fusion_speed_contract.py)
+    monkeypatch.setattr(fusion, "cache_bytes", lambda: 1 << 40)
     x = tf.placeholder(tf.float32, [ROWS, COLS])
     y = tf.exp(tf.tanh(x))
     _, fused = _run(y, {x: np.zeros((ROWS, COLS))}, intra_op_parallelism_threads=1)
@@ -173,6 +176,7 @@ def test_error_in_a_fused_kernel_names_the_op(monkeypatch):
 
     monkeypatch.setattr(d, "kernel", failing)
     monkeypatch.setattr(d, "inline", None)  # the fused kernel would call np.tanh directly
+    monkeypatch.setattr(d, "ufunc", None)
     with tf.Session(config=tf.ConfigProto(intra_op_parallelism_threads=2)) as sess:
         with pytest.raises(tf.errors.InvalidArgumentError, match="(?s)boom.*bad_tanh"):
             sess.run(y, {x: np.zeros((ROWS, COLS), np.float32)})

@@ -313,7 +313,7 @@ def _fast_operator(name, op_type, dtypes_ok, scope, attrs=None, rank2=False, out
     def operator(x, y):
         if type(y) is EagerTensor and y._dtype is x._dtype and x._dtype in dtypes_ok:
             d = ops._graph_stack[-1] if ops._graph_stack else ops._global_default[0]
-            if d._eager and (not rank2 or (x._value.ndim == 2 and y._value.ndim == 2)):
+            if d is not None and d._eager and (not rank2 or (x._value.ndim == 2 and y._value.ndim == 2)):
                 return run_typed(op_type, [x, y], attrs, out_dtype or x._dtype,
                                  d._name_stack + "/" + scope if d._name_stack else scope)
         return getattr(ops.Tensor, name)(x, y)

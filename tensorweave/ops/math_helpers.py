@@ -163,7 +163,7 @@ def _binary(op_type, x, y, name, allowed, default_name=None, names=("x", "y")):
     if name is None and type(x) in ops._EAGER_TYPES and type(y) in ops._EAGER_TYPES and x._dtype is y._dtype \
             and x._dtype in allowed:
         d = ops._graph_stack[-1] if ops._graph_stack else ops._global_default[0]
-        if d._eager and not d._name_stack:  # executing eagerly, nothing to convert: straight to the kernel
+        if d is not None and d._eager and not d._name_stack:  # eagerly, nothing to convert: to the kernel
             res = ops._eager_run[0](op_type, [x, y], None, (default_name or op_type) + "/")
             return res[0] if type(res) is list else res._outputs[0]
     with _op_scope(name, default_name or op_type, [x, y]) as scope:

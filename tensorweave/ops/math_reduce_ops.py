@@ -290,7 +290,7 @@ def _reduce(op_type, input_tensor, axis, keepdims, name, reduction_indices, keep
             and type(input_tensor) in ops._EAGER_TYPES and input_tensor._dtype in allowed):
         d = ops._graph_stack[-1] if ops._graph_stack else ops._global_default[0]
         rank = input_tensor._value.ndim
-        if d._eager and not d._name_stack and rank < len(_ALL_AXES):  # executing eagerly: to the kernel
+        if d is not None and d._eager and not d._name_stack and rank < len(_ALL_AXES):  # eagerly: to the kernel
             return ops._eager_run_typed[0](op_type, [input_tensor, ops._eager_make[0](_ALL_AXES[rank], dtypes.int32)],
                                            {"keep_dims": bool(keepdims), "_all_axes": True}, input_tensor._dtype,
                                            op_type + "/")

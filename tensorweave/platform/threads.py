@@ -103,11 +103,10 @@ def calibration_candidates(cpus):
     return sorted({1, max(1, cpus // 2), max(1, cpus)})
 
 
-def _time_matmul(ctl, config, a, reps, give_up, shard=None):
-    """The best of `reps` timed matmuls under `config` (a BLAS thread count, or SHARDED: rows split
-    over the intra-op pool by `shard`, one BLAS thread each), stopping early once one takes more
-    than `give_up` seconds (a configuration that slow has lost)."""
-    out = np.empty_like(a)
+def _time_matmul(ctl, config, a, out, shard=None, warm=False):
+    """Seconds of one matmul `a @ a` into `out` under `config` (a BLAS thread count, or SHARDED:
+    rows split over the intra-op pool by `shard`, one BLAS thread each); `warm` runs one untimed
+    first (thread start-up)."""
     if config == SHARDED:
         def run():
             shard(len(a), 1 << 30, lambda s, e: np.matmul(a[s:e], a, out=out[s:e]))
@@ -117,15 +116,11 @@ def _time_matmul(ctl, config, a, reps, give_up, shard=None):
             np.matmul(a, a, out=out)
         limit = config
     with ctl.limit(limits=limit, user_api="blas"):
-        run()  # starts the threads
-        best = float("inf")
-        for _ in range(reps):
-            t0 = time.perf_counter()
+        if warm:
             run()
-            best = min(best, time.perf_counter() - t0)
-            if best > give_up:
-                break
-    return best
+        t0 = time.perf_counter()
+        run()
+        return time.perf_counter() - t0
 
 
 def calibrate(size=256, reps=3, shard=None):
@@ -149,9 +144,15 @@ def calibrate(size=256, reps=3, shard=None):
     candidates = calibration_candidates(cpus)
     if shard is not None and intra_op_threads() >= 2:
         candidates.insert(1, SHARDED)
-    for config in candidates:
-        fastest = min(timings.values(), default=float("inf"))
-        timings[config] = _time_matmul(ctl, config, a, reps, 3 * fastest, shard)
+    # Rounds over the candidates in turn, so that a burst of other work on the machine hits them
+    # alike; a candidate 3x slower than the best so far has lost and is not timed again.
+    out = np.empty_like(a)
+    for r in range(reps):
+        for config in candidates:
+            if r and timings[config] > 3 * min(timings.values()):
+                continue
+            t = _time_matmul(ctl, config, a, out, shard, warm=not r)
+            timings[config] = min(t, timings.get(config, t))
     return ThreadPolicy(choose_blas_threads(timings), "calibrated", timings, time.perf_counter() - t0)
 
 

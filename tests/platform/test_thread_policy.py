@@ -40,13 +40,29 @@ def test_calibrate_decides_from_its_measurements(monkeypatch):
     monkeypatch.setattr(threads, "_usable_cpus", lambda: 4)
     monkeypatch.setattr(threads, "_intra_op", [None])
     monkeypatch.delenv("TW_NUM_THREADS", raising=False)
-    monkeypatch.setattr(threads, "_time_matmul", lambda ctl, config, a, reps, give_up, shard: measured[config])
+    timed = []
+    monkeypatch.setattr(threads, "_time_matmul",
+                        lambda ctl, config, a, out, shard, warm: timed.append(config) or measured[config])
     policy = threads.calibrate(size=8, shard=object())
     assert policy.source == "calibrated"
     assert policy.timings == measured
     assert policy.blas_threads == 2  # 4 threads are within 10% of 2
+    assert timed == [1, threads.SHARDED, 2, 4] * 3  # interleaved rounds
     assert "blas_threads=2 (calibrated: 1 BLAS thread 2.000 ms, 1 thread per intra-op block 1.200 ms, " \
         "2 BLAS threads 0.800 ms, 4 BLAS threads 0.750 ms" in policy.describe()
+
+
+def test_calibrate_stops_timing_a_configuration_that_lost(monkeypatch):
+    pytest.importorskip("threadpoolctl")
+    measured = {1: 1.0e-3, 2: 12.0e-3}
+    monkeypatch.setattr(threads, "_usable_cpus", lambda: 2)
+    monkeypatch.setattr(threads, "_intra_op", [1])
+    timed = []
+    monkeypatch.setattr(threads, "_time_matmul",
+                        lambda ctl, config, a, out, shard, warm: timed.append(config) or measured[config])
+    policy = threads.calibrate(size=8)
+    assert policy.blas_threads == 1
+    assert timed == [1, 2, 1, 1]  # the 12x slower two-thread setting is timed once
 
 
 def test_calibrate_without_threadpoolctl_leaves_blas_alone(monkeypatch):

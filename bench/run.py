@@ -1,10 +1,12 @@
-"""`make bench`: the issue's benchmark table. tensorweave against hand-written NumPy doing the same
-math, and against TensorFlow (`tensorflow.compat.v1`, graph mode) when it is installed. Each
-implementation of each workload runs in fresh processes (two, alternating with the others); prints
+"""`make bench`: the issues' benchmark table. tensorweave against TensorFlow (`tensorflow.compat.v1`,
+graph mode), PyTorch (CPU) and hand-written NumPy doing the same math, all measured in this run. Each
+implementation of each workload runs in fresh processes, interleaved round-robin with the others
+(two passes); tensorweave and NumPy under this interpreter, TensorFlow and PyTorch under the benchmark
+environment's (bench/.venv, `make bench-env`; reported as not installed where it is missing). Prints
 medians (min-max), ratios, targets, and writes bench/results.json and bench/RESULTS.md. Quote ratios
 from one run only.
 
-    python bench/run.py [--quick] [--only NAME,NAME] [--json PATH] [--markdown PATH]
+    python bench/run.py [--quick] [--only NAME,NAME] [--json PATH] [--markdown PATH] [--bench-python PY]
     python bench/run.py --profile NAME       # top ops by time, from RunMetadata step stats
     python bench/run.py --worker NAME --impl IMPL [--quick]   # one measurement (used by the driver)
 """
@@ -19,6 +21,7 @@ import tempfile
 import time
 
 import _harness as H
+import keras_bench  # before TensorFlow's import: it sets TF_USE_LEGACY_KERAS=1 (tf.keras = tf-keras)
 import numpy as np
 
 sys.path.insert(0, H.ROOT)  # this checkout's tensorweave, as in the worker processes
@@ -447,6 +450,27 @@ def while_loop_10k_numpy():
     return numpy_fn
 
 
+# ---- while_loop over int32 with a remainder ----------------------------------------------------
+def while_loop_mod_10k(tf):
+    n = tf.placeholder(tf.int32, [])
+    out = tf.while_loop(lambda i, a, b: i < n, lambda i, a, b: (i + 1, b, (a + b) % 1000003),
+                        (tf.constant(0), tf.constant(0), tf.constant(1)))
+    sess = _session(tf)
+    feed = {n: 10000}
+    assert sess.run(out, feed)[2] == while_loop_mod_10k_numpy()()
+    return lambda: sess.run(out, feed)
+
+
+def while_loop_mod_10k_numpy():
+    def numpy_fn():
+        i, a, b, m = 0, np.int32(0), np.int32(1), np.int32(1000003)
+        while i < 10000:
+            i, a, b = i + 1, b, (a + b) % m
+        return b
+
+    return numpy_fn
+
+
 # ---- the guide's py_func ReLU with a gradient override ---------------------------------------
 def _guide_relu(tf, inputs):
     """The guide's `relu` (section on py_func), verbatim apart from the uuid import."""
@@ -631,9 +655,196 @@ def installed_size_numpy():
     return lambda: _dist_size("numpy")
 
 
+# ---- PyTorch versions (bench/.venv; same math, CPU, float32, PyTorch's default threads) ----------
+def _torch():
+    import torch
+    return torch
+
+
+def _checked_torch_sgd_step(torch, params, loss_fn, np_step, np_params, what):
+    """SGD(0.01) on `loss_fn()`; after one step of both, asserts the parameters equal the hand-written
+    NumPy step's (`np_params()` after `np_step()`). Returns the step to time."""
+    opt = torch.optim.SGD(params, lr=0.01)
+
+    def step():
+        opt.zero_grad(set_to_none=True)
+        loss_fn().backward()
+        opt.step()
+
+    step()
+    np_step()
+    assert all(np.allclose(t.detach().numpy(), a, atol=1e-5) for t, a in zip(params, np_params())), \
+        "%s step differs from NumPy" % what
+    return step
+
+
+def chain_1m_torch():
+    torch = _torch()
+    x = torch.from_numpy(_chain_input(1000000))
+
+    def torch_fn():
+        v = x
+        for _ in range(10):
+            v = torch.exp(torch.tanh(v + 1.0) * 0.5) * 0.3
+        return v
+
+    assert np.allclose(torch_fn().numpy(), chain_1m_numpy()(), rtol=1e-5), "chain result differs from NumPy"
+    return torch_fn
+
+
+def mlp_step_torch():
+    torch = _torch()
+    xv, yv, init = _mlp_data()
+    x, y = torch.from_numpy(xv), torch.from_numpy(yv.astype(np.int64))
+    params = [torch.tensor(a, requires_grad=True) for wb in init for a in wb]
+
+    def loss():
+        h = x
+        for i in range(0, len(params), 2):
+            h = h @ params[i] + params[i + 1]
+            if i < len(params) - 2:
+                h = torch.relu(h)
+        return torch.nn.functional.cross_entropy(h, y)
+
+    np_step = mlp_step_numpy()
+    return _checked_torch_sgd_step(torch, params, loss, np_step, lambda: [a for wb in np_step.params for a in wb],
+                                   "MLP")
+
+
+def cnn_step_torch():
+    """The CNN in NCHW (PyTorch's layout) with the same weights; the flatten goes through NHWC so the
+    dense layer sees TensorFlow's feature order."""
+    torch = _torch()
+    F = torch.nn.functional
+    xv, yv, init = _cnn_data()
+    x, y = torch.from_numpy(xv.transpose(0, 3, 1, 2).copy()), torch.from_numpy(yv.astype(np.int64))
+    oihw = (0, 2)  # HWIO filters -> OIHW
+    params = [torch.tensor(a.transpose(3, 2, 0, 1).copy() if i in oihw else a, requires_grad=True)
+              for i, a in enumerate(init)]
+    w1, b1, w2, b2, w3, b3 = params
+
+    def loss():
+        h = F.max_pool2d(torch.relu(F.conv2d(x, w1, b1, padding=1)), 2)
+        h = F.max_pool2d(torch.relu(F.conv2d(h, w2, b2, padding=1)), 2)
+        logits = h.permute(0, 2, 3, 1).reshape(h.shape[0], -1) @ w3 + b3
+        return F.cross_entropy(logits, y)
+
+    np_step = cnn_step_numpy()
+    return _checked_torch_sgd_step(
+        torch, params, loss, np_step,
+        lambda: [p.transpose(3, 2, 0, 1) if i in oihw else p for i, p in enumerate(np_step.params)], "CNN")
+
+
+def _swap_gates(h):
+    """The column order that swaps the second and third of four gate blocks of `h` units: BasicLSTMCell's
+    (i, j, f, o) <-> nn.LSTM's (i, f, g, o), g being j (its own inverse)."""
+    return np.concatenate([np.arange(0, h), np.arange(2 * h, 3 * h), np.arange(h, 2 * h), np.arange(3 * h, 4 * h)])
+
+
+def _torch_to_tf_params(w_ih, w_hh, bias_ih, d, h):
+    """nn.LSTM's weights as BasicLSTMCell's kernel [d + h, 4h] and bias (its forget bias 1.0 is a
+    constant, here folded into bias_ih)."""
+    order = _swap_gates(h)
+    kernel = np.concatenate([w_ih.T, w_hh.T], 0)[:, order]
+    bias = bias_ih[order] - np.concatenate([np.zeros(2 * h), np.ones(h), np.zeros(h)]).astype(np.float32)
+    return kernel, bias
+
+
+def lstm_step_torch():
+    """`nn.LSTM(128, 256, batch_first=True)` with BasicLSTMCell's weights (gates reordered, the forget
+    bias 1.0 in bias_ih, bias_hh frozen at zero so there is one trained bias, as in TensorFlow);
+    GradientDescent(0.01) on mean(outputs ** 2), checked against the NumPy BPTT after one step."""
+    torch = _torch()
+    xv, kernel = _lstm_data()
+    d, h = _LSTM["depth"], _LSTM["units"]
+    to_torch = _swap_gates(h)
+    lstm = torch.nn.LSTM(d, h, batch_first=True)
+    with torch.no_grad():
+        lstm.weight_ih_l0.copy_(torch.from_numpy(kernel[:d, to_torch].T.copy()))
+        lstm.weight_hh_l0.copy_(torch.from_numpy(kernel[d:, to_torch].T.copy()))
+        lstm.bias_ih_l0.copy_(torch.from_numpy(np.concatenate([np.zeros(h), np.ones(h), np.zeros(2 * h)])))
+        lstm.bias_hh_l0.zero_()
+    lstm.bias_hh_l0.requires_grad_(False)
+    params = [lstm.weight_ih_l0, lstm.weight_hh_l0, lstm.bias_ih_l0]
+    x = torch.from_numpy(xv)
+
+    def loss():
+        return torch.mean(torch.square(lstm(x)[0]))
+
+    opt = torch.optim.SGD(params, lr=0.01)
+
+    def step():
+        opt.zero_grad(set_to_none=True)
+        loss().backward()
+        opt.step()
+
+    step()
+    np_step = lstm_step_numpy()
+    np_step()
+    got = _torch_to_tf_params(*(p.detach().numpy() for p in params), d, h)
+    for g, want in zip(got, np_step.params):
+        assert np.allclose(g, want, rtol=1e-4, atol=1e-6), "LSTM step differs from NumPy"
+    return step
+
+
+def _mod_loop_torch(i, a, b, n, m):
+    while bool(i < n):
+        i, a, b = i + 1, b, (a + b) % m
+    return b
+
+
+def while_loop_mod_10k_torch(script=None):
+    """The loop in Python over 0-d int32 tensors (`script=1`: the same function compiled by TorchScript)."""
+    torch = _torch()
+    loop = torch.jit.script(_mod_loop_torch) if script else _mod_loop_torch
+    args = [torch.tensor(v, dtype=torch.int32) for v in (0, 0, 1, 10000, 1000003)]
+    assert int(loop(*args)) == while_loop_mod_10k_numpy()(), "while_loop result differs from NumPy"
+    return lambda: loop(*args)
+
+
+# ---- matmul 2048^3 ---------------------------------------------------------------------------
+_MATMUL_N = 2048
+
+
+def _matmul_inputs():
+    rng = np.random.RandomState(0)
+    return [rng.uniform(-1, 1, (_MATMUL_N, _MATMUL_N)).astype(np.float32) for _ in range(2)]
+
+
+def matmul_2048(tf):
+    """`tf.matmul` of two [2048, 2048] float32 variables, the product fetched (a stateless op run only as
+    a target may be skipped)."""
+    av, bv = _matmul_inputs()
+    a, b = tf.Variable(av), tf.Variable(bv)
+    c = tf.matmul(a, b)
+    sess = _session(tf)
+    sess.run(tf.global_variables_initializer())
+    assert np.allclose(sess.run(c), av @ bv, rtol=1e-3, atol=1e-3), "matmul differs from NumPy"
+    return lambda: sess.run(c)
+
+
+def matmul_2048_numpy():
+    av, bv = _matmul_inputs()
+    return lambda: av @ bv
+
+
+def matmul_2048_torch():
+    torch = _torch()
+    H.note("torch threads (every PyTorch row)", torch.get_num_threads())
+    av, bv = _matmul_inputs()
+    a, b = torch.from_numpy(av), torch.from_numpy(bv)
+    assert np.allclose((a @ b).numpy(), av @ bv, rtol=1e-3, atol=1e-3), "matmul differs from NumPy"
+    return lambda: torch.mm(a, b)
+
+
 # ---- the table -------------------------------------------------------------------------------
 def _abs(seconds, text):
     return H.Target("abs", seconds, text)
+
+
+def _today(ratio):
+    """Issue 23's "no worse than today's ratio" for a small-graph row: tensorweave / TF <= `ratio`."""
+    return H.Target("tensorflow", ratio, "<= %gx TF (issue 23's ratio)" % ratio)
 
 
 def _anchors(tf, numpy=None):
@@ -642,58 +853,88 @@ def _anchors(tf, numpy=None):
 
 WORKLOADS = [
     H.Workload("add_scalars", "Session.run of `a+b` on fed scalars", add_scalars, add_scalars_numpy, "us",
-             _abs(10e-6, "<= 10 us"), _anchors(245e-6, 1.1e-6),
+             (_abs(10e-6, "<= 10 us"), _today(0.02)), _anchors(245e-6, 1.1e-6),
              about="two float32 scalar placeholders fed 1.0 and 2.0; NumPy: `np.add` of two float32 0-d arrays"),
     H.Workload("chain_1k", "50-op elementwise chain, 1k float32", chain_1k, chain_1k_numpy, "us",
-             H.Target("numpy", 1.2, "<= 1.2x NumPy"), _anchors(350e-6, 98e-6),
+             (H.Target("numpy", 1.2, "<= 1.2x NumPy"), _today(0.17)), _anchors(350e-6, 98e-6),
              about="`y = exp(tanh(y + 1) * 0.5) * 0.3` ten times (50 ops) on a fed [1000] float32"),
     H.Workload("chain_1m", "same, 1M float32", chain_1m, chain_1m_numpy, "ms",
-             H.Target("numpy", 0.8, "<= 0.8x NumPy"), _anchors(28.5e-3, 22.0e-3),
+             H.Target("tensorflow", 1.0, "<= TF"), _anchors(28.5e-3, 22.0e-3), torch=chain_1m_torch,
              about="the same chain on a fed [1000000] float32"),
     H.Workload("row_loop", "guide's `x[i]` loop over 500 rows, steady run", row_loop, row_loop_numpy, "us",
              H.Target("tensorflow", 1.0, "<= TF"), _anchors(141e-6, 319e-6),
              about="`x = tf.placeholder(tf.float32, [500, 100]); z = tf.zeros([100]); for i in range(500): "
                    "z += x[i]`, Session.run(z) after the first run; NumPy: the same Python loop"),
     H.Workload("quadratic_fit", "guide's quadratic fit, Adam, 1000 steps", quadratic_fit, quadratic_fit_numpy, "ms",
-             H.Target("numpy", 1.5, "<= 1.5x NumPy"), _anchors(344e-3, 35e-3),
+             (H.Target("numpy", 1.5, "<= 1.5x NumPy"), _today(0.085)), _anchors(344e-3, 35e-3),
              about="w [3,1], features [x^2, x, 1] of 100 fed points, l2 loss + 0.1 l2(w), Adam(0.1), "
                    "1000 runs of [train_op, loss] with a new feed each (variables re-initialized per call)"),
     H.Workload("mlp_step", "MLP 784-512-512-10 SGD step, batch 128", mlp_step, mlp_step_numpy, "ms",
-             H.Target("tensorflow", 1.0, "<= TF"), _anchors(7.7e-3, 6.2e-3),
+             H.Target("tensorflow", 1.0, "<= TF"), _anchors(7.7e-3, 6.2e-3), torch=mlp_step_torch,
              variants=("tensorweave intra_op=1", "tensorweave intra_op=2", "numpy default threads"),
              about="relu MLP, sparse softmax CE, GradientDescent(0.01), one Session.run(train) per call; "
                    "NumPy runs with 1 BLAS thread (the variant 'numpy default threads' does not limit them); "
                    "'tensorweave intra_op=N' sets ConfigProto(intra_op_parallelism_threads=N), plain "
                    "'tensorweave' uses the default (0)"),
     H.Workload("cnn_step", "small CNN training step (batch 64, 28x28)", cnn_step, cnn_step_numpy, "ms",
-             H.Target("tensorflow", 1.3, "<= 1.3x TF"), _anchors(21.9e-3, 67e-3),
+             (H.Target("tensorflow", 1.2, "<= 1.2x TF"), H.Target("torch", 1.0, "<= PyTorch")),
+             _anchors(21.9e-3, 67e-3), torch=cnn_step_torch,
              about="conv3x3x32-relu-pool-conv3x3x64-relu-pool-dense10, SGD(0.01); NumPy: im2col by hand, "
-                   "1 BLAS thread; both checked to give the same weights after one step"),
+                   "1 BLAS thread; PyTorch: F.conv2d/max_pool2d in NCHW with the same weights; all checked to "
+                   "give the same weights after one step"),
     H.Workload("lstm_step", "LSTM training step (batch 64, 50 steps, 256 units)", lstm_step, lstm_step_numpy, "ms",
-             H.Target("tensorflow", 1.0, "<= TF"), _anchors(0.105, None),
+             H.Target("tensorflow", 1.0, "<= TF"), _anchors(0.105, None), torch=lstm_step_torch,
              about="dynamic_rnn(BasicLSTMCell(256)) over a fed [64, 50, 128] batch, loss mean(outputs**2), "
                    "GradientDescent(0.01); tensorweave runs it as the fused BlockLSTM op and its gradient; NumPy: "
                    "the cell equations and backpropagation through time by hand, 1 BLAS thread; both checked to "
                    "give the same weights after one step. TF anchor: TF 2.21 measured on this kind of machine "
-                   "(issue 18's note)"),
+                   "(issue 18's note). PyTorch: nn.LSTM(batch_first=True) with the same weights (gates "
+                   "reordered, forget bias 1.0 in bias_ih, bias_hh frozen at zero), checked the same way"),
+    H.Workload("matmul_2048", "matmul 2048^3 float32", matmul_2048, matmul_2048_numpy, "GFLOP/s",
+             H.Target("numpy default threads", 0.9, ">= 0.9x NumPy (default threads)", higher=True),
+             _anchors(211e9, 101e9), torch=matmul_2048_torch, work=2 * _MATMUL_N ** 3,
+             variants=("numpy default threads", "tensorweave intra_op=1"),
+             about="[2048, 2048] @ [2048, 2048] float32, 2n^3 floating-point operations per call (higher is "
+                   "better, and a ratio above 1x means tensorweave is faster); tensorweave and TF: `tf.matmul` of "
+                   "two variables, the product fetched; "
+                   "NumPy: `a @ b` with 1 BLAS thread, and with its default threads; PyTorch: `torch.mm`. "
+                   "Anchors: TF 2.21 and 1-thread NumPy on a 2-vCPU machine (issue 23)"),
     H.Workload("while_loop", "while_loop, 10k scalar iterations (per iteration)", while_loop_10k,
              while_loop_10k_numpy, "us", _abs(2e-6, "<= 2 us/iter"), _anchors(4.2e-6, 0.15e-6), per=10000,
              about="`tf.while_loop(i < n, (i + 1, s + 0.5))` with n=10000 fed; NumPy: a plain Python loop"),
+    H.Workload("while_loop_mod", "while_loop 10k int32 (i+1, b, (a+b) % 1000003), us/iter", while_loop_mod_10k,
+             while_loop_mod_10k_numpy, "us", H.Target("tensorflow", 0.5, "<= 0.5x TF"), _anchors(4.2e-6, 0.061e-6),
+             per=10000, torch=while_loop_mod_10k_torch, variants=("torch script=1",),
+             about="`tf.while_loop(i < n, (i + 1, b, (a + b) % 1000003))` over int32 scalars from (0, 0, 1) with "
+                   "n=10000 fed; NumPy: the same plain Python loop on np.int32 values. Anchors: TF 2.21 and the "
+                   "NumPy loop measured on a 2-vCPU machine (issue 23). PyTorch: the same Python loop over 0-d "
+                   "int32 tensors; 'torch script=1': that function compiled by torch.jit.script"),
     H.Workload("py_func_relu", "py_func ReLU forward+backward, 1k", py_func_relu, py_func_relu_numpy, "us",
              _abs(40e-6, "<= 40 us"), _anchors(488e-6, 10e-6),
              about="the guide's `relu` (py_func + RegisterGradient + gradient_override_map) on a fed [1000] "
                    "float32; Session.run([y, tf.gradients(y, x)[0]])"),
-    H.Workload("build_1000_ops", "build 1000 ops", build_1000_ops, None, "ms", _abs(30e-3, "<= 30 ms"),
+    H.Workload("build_1000_ops", "build 1000 ops", build_1000_ops, None, "ms",
+             (_abs(30e-3, "<= 30 ms"), _today(0.04)),
              _anchors(277e-3),
              about="a fresh tf.Graph with a [1000] placeholder, one Const and a chain of 1000 elementwise ops "
                    "(tanh, mul by the Const, add the Const, in turn)"),
     H.Workload("gradients_1000_ops", "tf.gradients over them", gradients_1000_ops, None, "ms",
              _abs(60e-3, "<= 60 ms"), _anchors(504e-3), mode="self",
              about="tf.gradients(y, x) over that chain (building the chain is not timed)"),
+    H.Workload("keras_train_on_batch", "tf.keras train_on_batch, MLP 32-64-10, batch 32", keras_bench.train_on_batch,
+             None, "us", H.Target("tensorflow", 1.0, "<= TF"),
+             about="bench/keras_bench.py: Sequential Dense(64, relu) -> Dense(10, softmax), sparse categorical "
+                   "crossentropy + 'acc', tf.train.GradientDescentOptimizer(0.01); one train_on_batch on a fixed "
+                   "batch of 32 per call; TF: tf-keras in graph mode (compat.v1, TF_USE_LEGACY_KERAS=1)"),
+    H.Workload("keras_fit_batch", "tf.keras fit, per batch (100 batches of 32)", keras_bench.fit_batches, None, "us",
+             H.Target("tensorflow", 1.0, "<= TF"), per=keras_bench.FIT_BATCHES,
+             about="the same model; one `fit(epochs=1, batch_size=32, verbose=0, shuffle=False)` over 3200 "
+                   "samples per call, divided by its 100 batches (callbacks, slicing and the session runs)"),
     H.Workload("mlp_memory", "peak memory of the MLP step", mlp_memory, mlp_memory_numpy, "MB",
-             H.Target("numpy", 1.5, "<= 1.5x NumPy"), mode="self",
-             about="tracemalloc's peak during one MLP SGD step above what was allocated before it"),
-    H.Workload("import", "`import`", import_time, import_time_numpy, "s", _abs(0.5, "<= 0.5 s"),
+             H.Target("numpy", 1.5, "<= 1.5x NumPy"), mode="self", skip=("tensorflow",),
+             about="tracemalloc's peak during one MLP SGD step above what was allocated before it (not run "
+                   "for TensorFlow: its allocator is invisible to tracemalloc)"),
+    H.Workload("import", "`import`", import_time, import_time_numpy, "s", (_abs(0.5, "<= 0.5 s"), _today(0.11)),
              _anchors(5.8, 0.22), mode="self", module=False,
              about="wall time of `python -c \"import tensorweave\"` (numpy: `import numpy`) in fresh processes, "
                    "after one untimed warm-up import that fills __pycache__"),
@@ -718,7 +959,9 @@ def _load_module(impl):
 def worker(name, impl, quick):
     """Measures one implementation of one workload in this (fresh) process; prints one JSON line."""
     w = BY_NAME[name]
-    if impl.startswith("numpy"):
+    lib = H.library(impl)
+    options = {} if lib == "numpy" else H.impl_options(impl)  # "numpy default threads" is a name
+    if lib == "numpy":
         fn = w.numpy()
         if impl == "numpy" and w.module:
             try:
@@ -726,11 +969,11 @@ def worker(name, impl, quick):
                 threadpool_limits(limits=1, user_api="blas")
             except ImportError:
                 H.note("BLAS threads", "default (threadpoolctl, the [perf] extra, is not installed)")
+    elif lib == "torch":
+        fn = w.torch(**options)
     else:
-        for option in impl.split()[1:]:  # "tensorweave intra_op=2"
-            key, value = option.split("=")
+        for key, value in options.items():  # "tensorweave intra_op=2"
             _session_config[key + "_parallelism_threads"] = int(value)
-        lib = impl.split()[0]
         fn = w.graph(_load_module(lib) if w.module else lib)
     samples = H.measure(fn, w.mode, repeat=3 if quick else 6, round_s=0.05 if quick else 0.3, per=w.per)
     print(H.worker_output(samples))
@@ -775,6 +1018,8 @@ def main(argv=None):
     ap.add_argument("--json", help="results file (default bench/results.json on a full run)")
     ap.add_argument("--markdown", help="report file (default bench/RESULTS.md on a full run)")
     ap.add_argument("--profile", metavar="NAME", help="trace one workload's tensorweave runs; print the top ops")
+    ap.add_argument("--bench-python", help="interpreter for the TensorFlow and PyTorch workers (default: "
+                    "$TW_BENCH_PYTHON or bench/.venv/bin/python, built by `make bench-env`)")
     ap.add_argument("--worker", metavar="NAME", help=argparse.SUPPRESS)
     ap.add_argument("--impl", default="tensorweave", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -789,51 +1034,40 @@ def main(argv=None):
     if not args.only:
         args.json = args.json or os.path.join(H.BENCH_DIR, "results.json")
         args.markdown = args.markdown or os.path.join(H.BENCH_DIR, "RESULTS.md")
-    with_tf = importlib.util.find_spec("tensorflow") is not None
     machine = H.machine_info()
-    print("%d CPUs, Python %s, NumPy %s; TensorFlow %s" % (machine["cpu_count"], machine["python"],
-                                                           machine["numpy"], "installed" if with_tf else
-                                                           "not installed (tw/TF estimated from ANCHORS.md)"))
+    available = H.availability(H.LIBRARIES, bench_python=args.bench_python)
+    print("%s, %d logical CPUs, Python %s, NumPy %s" % (machine["cpu"], machine["cpu_count"], machine["python"],
+                                                        machine["numpy"]))
+    print("tensorweave thread policy: %s" % (machine["thread_policy"] or "not available"))
+    for line in H.environments_text(available):
+        print(line)
     print(H.console_header())
     entries = []
     for name in names:
         w = BY_NAME[name]
-        results = {}
-        # Two alternating passes (fresh processes each) so slow drifts in machine load hit every
+        # Round-robin passes (fresh processes each) so slow drifts in machine load hit every
         # implementation alike; their samples are pooled.
-        for _ in range(1 if args.quick or w.mode == "once" else 2):
-            for impl in w.implementations(with_tf):
-                res = H.run_worker([name, "--impl", impl] + (["--quick"] if args.quick else []))
-                results[impl] = H.merge(results.get(impl), res)
+        passes = 1 if args.quick or w.mode == "once" else 2
+        results = H.run_workload(name, w.implementations(), passes, available, ["--quick"] if args.quick else [])
         entry = H.evaluate(w, results)
         entries.append(entry)
         print(H.console_line(entry))
         for impl, res in entry["implementations"].items():
             if "error" in res:
                 print("    %s: error: %s" % (impl, res["error"]))
-            elif impl not in ("tensorweave", "numpy", "tensorflow"):
-                print("    %-30s %-26s %8s (to numpy)" % (impl, H.fmt_value(res["median"], res["unit"]),
-                                                        H.fmt_ratio(entry["ratios"][impl + "/numpy"])))
+            elif impl not in H.LIBRARIES and "not_installed" not in res:
+                print("    %-30s %-26s %8s (tensorweave / it)" % (impl, H.fmt_value(res["median"], res["unit"]),
+                                                                 H.fmt_ratio(entry["ratios"]["tensorweave/" + impl])))
         sys.stdout.flush()
     command = "python bench/run.py" + "".join(" " + a for a in (argv if argv is not None else sys.argv[1:]))
-    report = H.build_report(entries, command, machine, tensorflow=_tf_version() if with_tf else None,
-                            quick=args.quick)
+    report = H.build_report(entries, command, machine, environments=available, quick=args.quick)
     if args.json:
         H.write_json(report, args.json)
     if args.markdown:
-        with open(args.markdown, "w") as f:
-            f.write(H.render_markdown(report))
+        H.write_text(H.render_markdown(report), args.markdown)
     if args.json or args.markdown:
         print("wrote %s" % " and ".join(p for p in (args.json, args.markdown) if p))
     return report
-
-
-def _tf_version():
-    import importlib.metadata as md
-    try:
-        return md.version("tensorflow")
-    except md.PackageNotFoundError:
-        return "installed"
 
 
 if __name__ == "__main__":

@@ -145,11 +145,12 @@ def run(op_type, inputs, attrs=None, name=None):
     return outputs
 
 
-def run_typed(op_type, inputs, attrs, dtype, name):
+def run_typed(op_type, inputs, attrs, dtype, name, kernel_attrs=None):
     """`run` for a caller that knows the op's single output dtype from the inputs' dtypes (an
     elementwise op on one dtype, a whole-tensor reduction, a matrix product): no signature and no
     `infer` unless the kernel fails. The caller guarantees a pure, registered op of one output and
     eager inputs holding arrays; a failure is explained by the full path as in `run`.
+    `kernel_attrs`: `attrs` without the private ("_") ones, when the caller has them at hand.
 
     Returns:
       The output tensor.
@@ -158,8 +159,8 @@ def run_typed(op_type, inputs, attrs, dtype, name):
     if tape._stack and op_def.records_for_gradient:
         return execute_op(op_type, inputs, attrs or {}, name)._outputs[0]
     args = [t._value for t in inputs]
-    kw = attrs
-    if attrs:
+    kw = attrs if kernel_attrs is None else kernel_attrs
+    if attrs and kernel_attrs is None:
         for k in attrs:
             if k[0] == "_":
                 kw = {k: v for k, v in attrs.items() if k[0] != "_"}

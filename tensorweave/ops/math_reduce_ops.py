@@ -267,6 +267,9 @@ def _read_only(a):
 
 
 _ALL_AXES = [_read_only(np.arange(r, dtype=np.int32)) for r in range(9)]  # shared by eager reductions
+_EAGER_ALL_AXES = [None] * len(_ALL_AXES)  # their eager tensors, made on first use (never watched by tapes)
+# (op attributes, kernel attributes) of an eager whole-tensor reduction, by keepdims; shared, never mutated.
+_ALL_AXES_ATTRS = {k: ({"keep_dims": k, "_all_axes": True}, {"keep_dims": k}) for k in (False, True)}
 
 
 def _reduction_axes(x, axis):
@@ -291,9 +294,12 @@ def _reduce(op_type, input_tensor, axis, keepdims, name, reduction_indices, keep
         d = ops._graph_stack[-1] if ops._graph_stack else ops._global_default[0]
         rank = input_tensor._value.ndim
         if d is not None and d._eager and not d._name_stack and rank < len(_ALL_AXES):  # eagerly: to the kernel
-            return ops._eager_run_typed[0](op_type, [input_tensor, ops._eager_make[0](_ALL_AXES[rank], dtypes.int32)],
-                                           {"keep_dims": bool(keepdims), "_all_axes": True}, input_tensor._dtype,
-                                           op_type + "/")
+            axes = _EAGER_ALL_AXES[rank]
+            if axes is None:
+                axes = _EAGER_ALL_AXES[rank] = ops._eager_make[0](_ALL_AXES[rank], dtypes.int32)
+            attrs, kernel_attrs = _ALL_AXES_ATTRS[bool(keepdims)]
+            return ops._eager_run_typed[0](op_type, [input_tensor, axes], attrs, input_tensor._dtype, op_type + "/",
+                                           kernel_attrs)
     axis = _deprecated_lookup("axis", axis, "reduction_indices", reduction_indices)
     keepdims = _deprecated_lookup("keepdims", keepdims, "keep_dims", keep_dims)
     keepdims = bool(keepdims) if keepdims is not None else False

@@ -92,24 +92,25 @@ def imperative_grad(tp, targets, sources, output_gradients=None, unconnected_gra
     for e in reversed(relevant):
         op = e.op
         out_grads = []
-        found = False
+        missing = False
         for oid in e.out_ids:
             c = grads.get(oid)
             if c:
-                g = _sum(c)
+                g = c[0] if len(c) == 1 else _sum(c)
                 grads[oid] = [g]
-                found = True
             else:
                 g = None
+                missing = True
             out_grads.append(g)
-        if not found:
-            continue
+        if missing:
+            if all(g is None for g in out_grads):
+                continue
+            for j, t in enumerate(op._outputs):
+                if out_grads[j] is None and (t.dtype.is_floating or t.dtype.is_complex):
+                    out_grads[j] = core_ops.zeros_like(t)
         fn = e.grad_fn or registry.get_gradient_function(op)  # raises LookupError when missing
         if fn is None:
             continue
-        for j, t in enumerate(op._outputs):
-            if out_grads[j] is None and (t.dtype.is_floating or t.dtype.is_complex):
-                out_grads[j] = core_ops.zeros_like(t)
         # As tf.gradients: inputs that depend on no source get no gradient computed.
         skip = tuple(k for k, iid in enumerate(e.in_ids) if iid not in reach)
         if skip:
@@ -125,10 +126,14 @@ def imperative_grad(tp, targets, sources, output_gradients=None, unconnected_gra
             raise ValueError("Num gradients %d generated for op %s do not match num inputs %d"
                              % (len(result), op.name, len(e.in_ids)))
         for iid, t, g in zip(e.in_ids, op._inputs, result):
-            if g is not None and _is_differentiable_dtype(t.dtype):
-                if not isinstance(g, IndexedSlices):
+            if g is not None and _is_differentiable_dtype(t._dtype):
+                if not isinstance(g, (ops.Tensor, IndexedSlices)):
                     g = ops.convert_to_tensor(g)
-                grads.setdefault(iid, []).append(g)
+                c = grads.get(iid)
+                if c is None:
+                    grads[iid] = [g]
+                else:
+                    c.append(g)
     out = []
     for s, sid in zip(sources, source_ids):
         c = grads.get(sid)

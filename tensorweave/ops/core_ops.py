@@ -253,7 +253,9 @@ def _drop_sum_to_own_shape(step, plan):
 
 
 def _broadcast_like_kernel(xp, x, like):
-    return xp.broadcast_to(x, like.shape).copy()
+    out = xp.empty(like.shape, x.dtype)  # an assignment broadcasts as broadcast_to(...).copy() does, in one call
+    out[...] = x
+    return out
 
 
 def _broadcast_like_grad(op, grad):
@@ -272,6 +274,8 @@ def unbroadcast(grad, x):
     """
     if grad is None:
         return None
+    if type(grad) in ops._EAGER_TYPES and type(x) in ops._EAGER_TYPES and grad._value.shape == x._value.shape:
+        return grad  # eager values of one shape: nothing was broadcast
     gs, xs = grad.shape.as_tuple(), x.shape.as_tuple()
     if gs is not None and gs == xs and None not in gs:
         return grad

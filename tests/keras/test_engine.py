@@ -323,3 +323,21 @@ def test_graph_errors():
         keras.Model(tf.placeholder(tf.float32, [None, 2]), out)
     with pytest.raises(ValueError, match="All layers added to a Sequential model should have unique names"):
         keras.Sequential([keras.layers.Dense(1, name="x", input_shape=(2,)), keras.layers.Dense(1, name="x")])
+
+
+def test_model_weights_are_listed_layer_by_layer_as_tf_1_15():
+    from tensorweave import keras
+    keras.backend.clear_session()
+    m = keras.Sequential([keras.layers.Dense(3, input_shape=(2,)), keras.layers.BatchNormalization(),
+                          keras.layers.Dense(1)])
+    # tf-keras (and TF 1.15's Network.weights) give this order; get_weights/set_weights follow it.
+    assert [w.name for w in m.weights] == [
+        "dense/kernel:0", "dense/bias:0", "batch_normalization/gamma:0", "batch_normalization/beta:0",
+        "batch_normalization/moving_mean:0", "batch_normalization/moving_variance:0", "dense_1/kernel:0",
+        "dense_1/bias:0"]
+    assert [w.name for w in m.trainable_weights] == [
+        "dense/kernel:0", "dense/bias:0", "batch_normalization/gamma:0", "batch_normalization/beta:0",
+        "dense_1/kernel:0", "dense_1/bias:0"]
+    values = [np.full(w.shape, i, np.float32) for i, w in enumerate(m.get_weights())]
+    m.set_weights(values)
+    assert [float(v.flat[0]) for v in m.get_weights()] == list(range(8))

@@ -142,6 +142,20 @@ class Network(Layer):
                 return layer
         raise ValueError("No such layer: " + name)
 
+    @property
+    def weights(self):
+        """All the model's variables, layer by layer (TF 1.15's Network order, which `get_weights`,
+        `set_weights` and weight lists exchanged with TensorFlow follow), then its own."""
+        out, seen = [], set()
+        for w in [w for layer in self._layers for w in layer.weights] + \
+                list(self._trainable_weights) + list(self._non_trainable_weights):
+            if id(w) not in seen:
+                seen.add(id(w))
+                out.append(w)
+        return out
+
+    variables = weights
+
     def reset_states(self):
         """Resets the states of the model's stateful layers (stateful RNNs)."""
         for layer in self.layers:

@@ -7,7 +7,8 @@ channels_last and channels_first), pooling, normalization, embedding, recurrent 
 RNN with cells), wrapper (TimeDistributed, Bidirectional), merge, advanced-activation and noise
 layers; activations, initializers, regularizers, constraints, losses, metrics, optimizers;
 callbacks; model files (HDF5 in tf-keras' layout, TF checkpoints with tf-keras' keys, JSON configs);
-utils and the datasets whose cache files are not pickles.
+`preprocessing` (sequence, text, image), `applications` (VGG, ResNet50, MobileNet(V2), InceptionV3,
+DenseNet, Xception), `wrappers.scikit_learn`, utils and the datasets.
 """
 
 from . import backend
@@ -22,7 +23,9 @@ from . import activations, constraints, initializers, losses, metrics, optimizer
 from . import datasets, utils  # noqa: E402
 from . import estimator  # noqa: E402
 from . import preprocessing  # noqa: E402
+from . import applications  # noqa: E402
+from . import wrappers  # noqa: E402
 
-__all__ = ["Input", "Model", "Sequential", "activations", "backend", "callbacks", "constraints", "datasets",
-           "engine", "estimator", "initializers", "layers", "losses", "metrics", "models", "optimizers",
-           "preprocessing", "regularizers", "utils"]
+__all__ = ["Input", "Model", "Sequential", "activations", "applications", "backend", "callbacks", "constraints",
+           "datasets", "engine", "estimator", "initializers", "layers", "losses", "metrics", "models", "optimizers",
+           "preprocessing", "regularizers", "utils", "wrappers"]

@@ -1,5 +1,5 @@
-"""`tf.keras.layers`: core, convolution, pooling, merge, advanced activation, noise, normalization and embedding
-layers, `Input`, `InputLayer`, `InputSpec` and the `Layer` base."""
+"""`tf.keras.layers`: core, convolution, pooling, merge, advanced activation, noise, normalization, embedding,
+recurrent (incl. ConvLSTM2D) and wrapper layers, `Input`, `InputLayer`, `InputSpec` and the `Layer` base."""
 
 from ..engine.base_layer import InputSpec, Layer
 from ..engine.input_layer import Input, InputLayer
@@ -32,6 +32,7 @@ from .convolutional import (
     ZeroPadding2D,
     ZeroPadding3D,
 )
+from .convolutional_recurrent import ConvLSTM2D
 from .core import Activation, Dense, Dropout, Flatten, Lambda, Masking, Permute, RepeatVector, Reshape
 from .embeddings import Embedding
 from .merge import (
@@ -92,7 +93,7 @@ from .wrappers import Bidirectional, TimeDistributed, Wrapper
 
 __all__ = ["Activation", "Add", "AlphaDropout", "Average", "AveragePooling1D", "AveragePooling2D", "AveragePooling3D",
            "AvgPool1D", "AvgPool2D", "AvgPool3D", "BatchNormalization", "Bidirectional", "Concatenate", "Conv1D",
-           "Conv2D", "Conv2DTranspose", "Conv3D", "Conv3DTranspose", "Convolution1D", "Convolution2D",
+           "Conv2D", "Conv2DTranspose", "Conv3D", "Conv3DTranspose", "ConvLSTM2D", "Convolution1D", "Convolution2D",
            "Convolution2DTranspose", "Convolution3D", "Convolution3DTranspose", "Cropping1D", "Cropping2D",
            "Cropping3D", "Dense", "DepthwiseConv2D", "Dot", "Dropout", "ELU", "Embedding", "Flatten", "GRU", "GRUCell",
            "GaussianDropout", "GaussianNoise", "GlobalAveragePooling1D", "GlobalAveragePooling2D",

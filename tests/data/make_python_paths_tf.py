@@ -30,7 +30,7 @@ MODULES = [
     "ops.gradients_impl", "ops.logging_ops", "ops.image_ops", "ops.partitioned_variables", "ops.special_math_ops",
     "ops.resource_variable_ops", "ops.standard_ops", "ops.template", "ops.linalg_ops", "ops.histogram_ops",
     "ops.lookup_ops", "ops.metrics", "ops.io_ops", "ops.summary_ops_v2", "ops.losses.losses",
-    "ops.gen_array_ops", "ops.gen_math_ops", "ops.gen_nn_ops",
+    "ops.gen_array_ops", "ops.gen_math_ops", "ops.gen_nn_ops", "ops.resources",
     "training.training_util", "training.moving_averages", "training.optimizer", "training.session_run_hook",
     "training.saver", "training.training", "training.basic_session_run_hooks", "training.monitored_session",
     "training.gradient_descent", "training.adam", "training.momentum", "training.learning_rate_decay",

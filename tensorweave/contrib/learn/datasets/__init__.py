@@ -1,5 +1,5 @@
-"""`tf.contrib.learn.datasets`: the local-file readers of `base` (TF's downloaders are not provided)."""
+"""`tf.contrib.learn.datasets`: `base` (CSV readers, `maybe_download`) and `mnist` (`read_data_sets`)."""
 
-from . import base
+from . import base, mnist
 
-__all__ = ["base"]
+__all__ = ["base", "mnist"]

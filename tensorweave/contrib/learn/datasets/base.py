@@ -1,16 +1,19 @@
-"""`tf.contrib.learn.datasets.base`: the `Dataset`/`Datasets` tuples and local CSV readers.
-
-Only the readers of local (or `tf.gfile`) files are provided; TF's download helpers are not.
+"""`tf.contrib.learn.datasets.base`: the `Dataset`/`Datasets` tuples, local CSV readers and
+`maybe_download` (a file already in the directory is used as it is; a missing one is fetched once,
+and an offline machine gets an error naming the file to put there).
 """
 
 import collections
 import csv
+import os
+import tempfile
+import urllib.request
 
 import numpy as np
 
 from ....platform import gfile as _gfile
 
-__all__ = ["Dataset", "Datasets", "load_csv_with_header", "load_csv_without_header"]
+__all__ = ["Dataset", "Datasets", "load_csv_with_header", "load_csv_without_header", "maybe_download"]
 
 Dataset = collections.namedtuple("Dataset", ["data", "target"])
 Datasets = collections.namedtuple("Datasets", ["train", "validation", "test"])
@@ -70,3 +73,38 @@ def load_csv_without_header(filename, target_dtype, features_dtype, target_colum
             target.append(row.pop(target_column))
             data.append(np.asarray(row, dtype=features_dtype))
     return Dataset(data=np.array(data), target=np.array(target, dtype=target_dtype))
+
+
+def maybe_download(filename, work_directory, source_url):
+    """Returns the path of `filename` in `work_directory`, downloading it from `source_url` first if
+    it is not there (written to a temporary file, then renamed: an interrupted download leaves
+    nothing behind).
+
+    Args:
+      filename: The file's name.
+      work_directory: The directory it is kept in (created if missing).
+      source_url: Where to fetch it from.
+
+    Returns:
+      The file's path.
+
+    Raises:
+      OSError: If the file is missing and cannot be downloaded (for instance offline).
+    """
+    os.makedirs(work_directory, exist_ok=True)
+    filepath = os.path.join(work_directory, filename)
+    if os.path.exists(filepath):
+        return filepath
+    fd, tmp = tempfile.mkstemp(dir=work_directory, prefix="." + filename + ".")
+    os.close(fd)
+    try:
+        urllib.request.urlretrieve(source_url, tmp)
+        os.replace(tmp, filepath)
+    except OSError as e:
+        raise OSError("%s is not in %s and could not be downloaded from %s (%s). On a machine without network "
+                      "access, copy the file into %s." % (filename, work_directory, source_url, e,
+                                                          work_directory)) from None
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+    return filepath

@@ -1,0 +1,1 @@
+"""`tensorflow.examples` (TF 1.x's module path): the tutorials' data helpers."""

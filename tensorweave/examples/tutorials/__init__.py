@@ -1,0 +1,1 @@
+"""`tensorflow.examples.tutorials` (TF 1.x's module path)."""

@@ -103,8 +103,8 @@ class DType:
         return as_dtype(other) is self
 
     def __eq__(self, other):
-        if other is None:
-            return False
+        if other is None or type(other) is DType:  # DTypes are singletons
+            return other is self
         try:
             return as_dtype(other) is self
         except TypeError:

@@ -53,7 +53,8 @@ def _reduce_infer(op):
 
 def _axis_tuple(axes):
     if type(axes) is np.ndarray:
-        return tuple(axes.ravel().tolist())
+        known = _ALL_AXES_TUPLES.get(id(axes))  # the shared all-axes arrays (never freed, so ids are stable)
+        return known if known is not None else tuple(axes.ravel().tolist())
     return tuple(int(a) for a in np.ravel(axes))
 
 
@@ -267,6 +268,7 @@ def _read_only(a):
 
 
 _ALL_AXES = [_read_only(np.arange(r, dtype=np.int32)) for r in range(9)]  # shared by eager reductions
+_ALL_AXES_TUPLES = {id(a): tuple(range(len(a))) for a in _ALL_AXES}
 _EAGER_ALL_AXES = [None] * len(_ALL_AXES)  # their eager tensors, made on first use (never watched by tapes)
 # (op attributes, kernel attributes) of an eager whole-tensor reduction, by keepdims; shared, never mutated.
 _ALL_AXES_ATTRS = {k: ({"keep_dims": k, "_all_axes": True}, {"keep_dims": k}) for k in (False, True)}

@@ -74,20 +74,26 @@ def record_operation(op_type, outputs, inputs, grad_fn):
     `grad_fn(op, *output_grads) -> input grads` (custom gradients, variable reads, function calls)."""
     if not _stack:
         return
-    from .execute import _record
-    op = _record(op_type, list(inputs), {}, None, ops.get_default_graph(), None)
-    op._outputs = list(outputs)
+    op = None
     for tp in _stack:
         tracked = tp.tracked
-        if any(t._id in tracked for t in op._inputs):
-            tp.add(op, grad_fn)
+        for t in inputs:
+            if t._id in tracked:
+                break
+        else:
+            continue
+        if op is None:
+            from .execute import _record  # execute imports this module
+            op = _record(op_type, list(inputs), {}, None, ops.get_default_graph(), None)
+            op._outputs = list(outputs)
+        tp.add(op, grad_fn)
 
 
 def variable_accessed(var):
     """Tapes watching accessed variables watch `var` if it is trainable."""
     if var.trainable:
         for tp in _stack:
-            if tp.watch_accessed_variables:
+            if tp.watch_accessed_variables and var._handle._id not in tp.tracked:
                 tp.watch_variable(var)
 
 

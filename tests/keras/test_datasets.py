@@ -213,11 +213,12 @@ def test_missing_cache_file_tries_download(tmp_path, monkeypatch):
     # Without a cached file the loader downloads; here urlretrieve is
     # replaced by an offline failure so that no network is touched.
     import urllib.error
+    import urllib.request
 
     def offline(url, *a, **k):
         raise urllib.error.URLError("offline")
 
-    monkeypatch.setattr(data_utils.urllib.request, "urlretrieve", offline)
+    monkeypatch.setattr(urllib.request, "urlretrieve", offline)
     with pytest.raises(Exception, match="URL fetch failure on https://"):
         mnist.load_data(cache_dir=str(tmp_path / "new"))
     assert not (tmp_path / "new" / "datasets" / "mnist.npz").exists()

@@ -3,8 +3,6 @@
 import hashlib
 import os
 import tarfile
-import urllib.error
-import urllib.request
 import zipfile
 from urllib.parse import urlsplit
 
@@ -246,6 +244,8 @@ def get_file(
                     self.progbar.update(self.progbar.target)
                     self.finished = True
 
+        import urllib.error  # imported here: urllib.request costs ~10 ms at `import tensorweave`
+        import urllib.request
         error_msg = "URL fetch failure on {}: {} -- {}"
         try:
             try:

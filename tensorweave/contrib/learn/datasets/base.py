@@ -7,7 +7,6 @@ import collections
 import csv
 import os
 import tempfile
-import urllib.request
 
 import numpy as np
 
@@ -95,6 +94,7 @@ def maybe_download(filename, work_directory, source_url):
     filepath = os.path.join(work_directory, filename)
     if os.path.exists(filepath):
         return filepath
+    import urllib.request  # imported here: it costs tens of milliseconds at `import tensorweave`
     fd, tmp = tempfile.mkstemp(dir=work_directory, prefix="." + filename + ".")
     os.close(fd)
     try:

@@ -111,7 +111,10 @@ def _gradient_descent_kernel(ctx, op, var_key, alpha, delta, use_locking):
         var = ctx.read_variable(var_key, op)
         alpha, = _scalars(op, ("alpha",), alpha)
         _same_shapes(op, var, ("delta",), delta)
-        return _store(ctx, var_key, var - delta * alpha)
+        step = delta * alpha  # a fresh array: the difference is written into it (one pass, one buffer)
+        if type(step) is np.ndarray and step.shape == var.shape and step.dtype == var.dtype:
+            return _store(ctx, var_key, np.subtract(var, step, out=step))
+        return _store(ctx, var_key, var - step)
 
 
 register_op("ApplyGradientDescent", infer=_apply_infer(("var", "alpha", "delta"), 1, 2),

@@ -341,14 +341,21 @@ def _predictions_infer(op):
     return [(dtypes_lib.float32, TensorShape([n, op._attrs["num_classes"]])), (dtypes_lib.string, TensorShape([n]))]
 
 
-def _predictions_kernel(ctx, op, tree, x, num_classes, strict_less, inference_tree_paths):
+def _leaf_values(ctx, op, tree, x, width, strict_less, inference_tree_paths):
+    """The leaf statistics (`width` per row) each row of `x` reaches in `tree`, and each row's path
+    (encoded; empty unless `inference_tree_paths`)."""
     t = _tree_of(tree, op)
     x = _check_data(op, x)
     with ctx.lock:
         leaves = t.traverse(x, strict_less)
-        counts = np.stack([t.counts[i] for i in leaves]) if len(leaves) else np.zeros((0, num_classes))
+        values = np.stack([t.counts[i] for i in leaves]) if len(leaves) else np.zeros((0, width))
         paths = np.empty(x.shape[0], dtype=object)
         paths[:] = [t.path(row, strict_less).encode() if inference_tree_paths else b"" for row in x]
+    return values, paths
+
+
+def _predictions_kernel(ctx, op, tree, x, num_classes, strict_less, inference_tree_paths):
+    counts, paths = _leaf_values(ctx, op, tree, x, num_classes, strict_less, inference_tree_paths)
     total = counts.sum(axis=1, keepdims=True)
     probs = np.divide(counts, total, out=np.zeros_like(counts), where=total > 0)
     return probs.astype(np.float32), paths

@@ -44,6 +44,7 @@ from .tensor_forest_ops import (
     _Corrupt,
     _float_array,
     _int_list,
+    _leaf_values,
     _load_doc,
     _parse_rng,
     _scalar_string,
@@ -174,13 +175,7 @@ def _predictions_infer(op):
 
 
 def _predictions_kernel(ctx, op, tree, x, num_outputs, strict_less, inference_tree_paths):
-    t = _tree_of(tree, op)
-    x = _check_data(op, x)
-    with ctx.lock:
-        leaves = t.traverse(x, strict_less)
-        values = np.stack([t.counts[i] for i in leaves]) if len(leaves) else np.zeros((0, num_outputs))
-        paths = np.empty(x.shape[0], dtype=object)
-        paths[:] = [t.path(row, strict_less).encode() if inference_tree_paths else b"" for row in x]
+    values, paths = _leaf_values(ctx, op, tree, x, num_outputs, strict_less, inference_tree_paths)
     return values.astype(np.float32), paths
 
 

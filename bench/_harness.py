@@ -341,11 +341,13 @@ def evaluate(workload, results):
 
 
 def thread_policy():
-    """tensorweave's Session thread policy decision in this process
-    (`tensorweave.platform.threads.default_policy().describe()`), or None where there is none."""
+    """tensorweave's Session thread policy decision in this process (what a Session with the default
+    ConfigProto decides: `tensorweave.platform.threads.default_policy(shard).describe()`), or None
+    where there is none."""
     try:
+        from tensorweave.kernels.shard import shard
         from tensorweave.platform.threads import default_policy
-        return default_policy().describe()
+        return default_policy(shard).describe()
     except (ImportError, AttributeError):
         return None
 
@@ -485,7 +487,7 @@ def render_markdown(report):
                                                                            else "off")
                                       if m.get("numba") else "numba not installed (NumPy kernels only)",
                                       m.get("load_average_at_start"), m.get("load_average_at_end")), "",
-           "tensorweave's Session thread policy (`default_policy().describe()` in the driver process): %s." % (
+           "tensorweave's Session thread policy (`default_policy(shard).describe()` in the driver process): %s." % (
                m.get("thread_policy") or "not available in this checkout"), ""]
     out += ["- %s" % line for line in environments_text(envs)]
     out += ["", "| workload | tensorweave | TensorFlow | PyTorch | NumPy by hand | tw/TF | tw/PyTorch | tw/NumPy "

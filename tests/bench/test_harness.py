@@ -170,7 +170,7 @@ def test_markdown_names_machine_environments_and_keeps_anchors_apart():
                       "numpy": {"samples": [1e-6]}, "tensorweave intra_op=1": {"samples": [4e-6]}}, w, envs)
     md = H.render_markdown(report)
     assert "Machine: Test CPU 9000, 7 logical CPUs; BLAS: " in md
-    assert "thread policy (`default_policy().describe()` in the driver process): blas_threads=3 (explicit)." in md
+    assert "thread policy (`default_policy(shard).describe()` in the driver process): blas_threads=3 (explicit)." in md
     assert "- TensorFlow 2.21.0 under /b/python" in md
     assert "- PyTorch: not installed (no interpreter bench/.venv/bin/python)" in md
     assert ("| a workload | 3.000 us | 6.000 us | not installed | 1.000 us | 0.50x | - | 3.00x | <= TF (0.50x) "

@@ -12,7 +12,7 @@ import numpy as np
 from ..framework import dtypes, errors, ops, registry
 from ..platform import fpstate
 from . import context, tape
-from .tensor import EagerTensor, VariableHandle, _new, _next_uid, make, make_variant
+from .tensor import EagerTensor, VariableHandle, make, make_variant
 
 __all__ = ["execute_op", "execute_like", "run", "run_typed"]
 
@@ -103,45 +103,12 @@ def run(op_type, inputs, attrs=None, name=None):
         sig = specs = None
     if not specs:  # unknown signature, or no outputs (the caller wants the op)
         return execute_op(op_type, inputs, attrs or {}, name)
-    kw = attrs
-    if attrs:
-        for k in attrs:
-            if k[0] == "_":
-                kw = {k: v for k, v in attrs.items() if k[0] != "_"}
-                break
-    if _fp_var is None:
-        try:
-            out = _run_quiet(_call_kw, op_def.kernel, args, kw or {})
-        except Exception:
-            return execute_op(op_type, inputs, attrs or {}, name)  # explains the failure (infer, then the kernel)
-    else:
-        token = _fp_var.set(_FP_QUIET)  # pure kernels run no user code: only the kernels' state is set
-        try:
-            out = op_def.kernel(np, *args, **kw) if kw else op_def.kernel(np, *args)
-        except Exception:
-            _fp_var.reset(token)
-            return execute_op(op_type, inputs, attrs or {}, name)
-        _fp_var.reset(token)
-    if len(specs) == 1:
-        spec = specs[0]
-        if type(out) is _ndarray and spec[0] is not dtypes.variant:
-            t = _new(EagerTensor)
-            t._value = out
-            t._dtype = spec[0]
-            t._value_index = 0
-            t._consumers = ()
-            t._id = _next_uid()
-            outputs = [t]
-        else:
-            outputs = [_wrap(out, spec)]
-    else:
-        outputs = [_wrap(v, s) for v, s in zip(out, specs)]
+    out = _call_pure(op_def.kernel, args, _kernel_attrs(attrs))
+    if out is _FAILED:
+        return execute_op(op_type, inputs, attrs or {}, name)  # explains the failure (infer, then the kernel)
+    outputs = [_wrap(out, specs[0])] if len(specs) == 1 else [_wrap(v, s) for v, s in zip(out, specs)]
     if tape._stack:
-        graph = ops.get_default_graph()
-        grad_type = graph._gradient_override_map.get(op_type) if graph._gradient_override_map else None
-        op = _record(op_type, inputs, attrs or {}, None, graph, grad_type, op_def)
-        op._outputs = outputs
-        tape.record(op)
+        _record_on_tapes(op_type, inputs, attrs, op_def, outputs)
     return outputs
 
 
@@ -158,41 +125,54 @@ def run_typed(op_type, inputs, attrs, dtype, name, kernel_attrs=None):
     op_def = _OPS[op_type]
     if tape._stack and op_def.records_for_gradient:
         return execute_op(op_type, inputs, attrs or {}, name)._outputs[0]
-    args = [t._value for t in inputs]
-    kw = attrs if kernel_attrs is None else kernel_attrs
-    if attrs and kernel_attrs is None:
-        for k in attrs:
-            if k[0] == "_":
-                kw = {k: v for k, v in attrs.items() if k[0] != "_"}
-                break
-    if _fp_var is None:
-        try:
-            out = _run_quiet(_call_kw, op_def.kernel, args, kw or {})
-        except Exception:
-            return execute_op(op_type, inputs, attrs or {}, name)._outputs[0]
-    else:
-        token = _fp_var.set(_FP_QUIET)
-        try:
-            out = op_def.kernel(np, *args, **kw) if kw else op_def.kernel(np, *args)
-        except Exception:
-            _fp_var.reset(token)
-            return execute_op(op_type, inputs, attrs or {}, name)._outputs[0]
-        _fp_var.reset(token)
+    out = _call_pure(op_def.kernel, [t._value for t in inputs],
+                     _kernel_attrs(attrs) if kernel_attrs is None else kernel_attrs)
+    if out is _FAILED:
+        return execute_op(op_type, inputs, attrs or {}, name)._outputs[0]
     if type(out) is not _ndarray:
         out = np.asarray(out, dtype=dtype.as_numpy_dtype)
-    t = _new(EagerTensor)
-    t._value = out
-    t._dtype = dtype
-    t._value_index = 0
-    t._consumers = ()
-    t._id = _next_uid()
+    t = make(out, dtype)
     if tape._stack:
-        graph = ops.get_default_graph()
-        grad_type = graph._gradient_override_map.get(op_type) if graph._gradient_override_map else None
-        op = _record(op_type, inputs, attrs or {}, None, graph, grad_type, op_def)
-        op._outputs = [t]
-        tape.record(op)
+        _record_on_tapes(op_type, inputs, attrs, op_def, [t])
     return t
+
+
+_FAILED = object()
+
+
+def _kernel_attrs(attrs):
+    """`attrs` without the private ("_") ones, which kernels never get (the dict itself when none)."""
+    if attrs:
+        for k in attrs:
+            if k[0] == "_":
+                return {k: v for k, v in attrs.items() if k[0] != "_"}
+    return attrs
+
+
+def _call_pure(kernel, args, kw):
+    """A pure kernel's result under the kernels' floating-point state, or `_FAILED` if it raised
+    (the caller then runs the full path, whose `infer` and kernel explain the error)."""
+    if _fp_var is None:
+        try:
+            return _run_quiet(_call_kw, kernel, args, kw or {})
+        except Exception:
+            return _FAILED
+    token = _fp_var.set(_FP_QUIET)  # pure kernels run no user code: only the kernels' state is set
+    try:
+        return kernel(np, *args, **kw) if kw else kernel(np, *args)
+    except Exception:
+        return _FAILED
+    finally:
+        _fp_var.reset(token)
+
+
+def _record_on_tapes(op_type, inputs, attrs, op_def, outputs):
+    """Records a directly run op (an Operation record made now) on the recording tapes."""
+    graph = ops.get_default_graph()
+    grad_type = graph._gradient_override_map.get(op_type) if graph._gradient_override_map else None
+    op = _record(op_type, inputs, attrs or {}, None, graph, grad_type, op_def)
+    op._outputs = outputs
+    tape.record(op)
 
 
 def _call_kw(kernel, args, kw):
@@ -250,11 +230,7 @@ def execute_op(op_type, inputs, attrs, name=None, grad_type=None):
                 _infer_cache[sig] = specs
         except TypeError:
             pass
-    kw = attrs
-    for k in attrs:
-        if k[0] == "_":
-            kw = {k: v for k, v in attrs.items() if k[0] != "_"}
-            break
+    kw = _kernel_attrs(attrs)
     ctx = context._context
     try:
         with fpstate.quiet():
@@ -313,8 +289,8 @@ def _error(exc, op, name):
 def _fast_operator(name, op_type, dtypes_ok, scope, attrs=None, rank2=False, out_dtype=None):
     def operator(x, y):
         if type(y) is EagerTensor and y._dtype is x._dtype and x._dtype in dtypes_ok:
-            d = ops._graph_stack[-1] if ops._graph_stack else ops._global_default[0]
-            if d is not None and d._eager and (not rank2 or (x._value.ndim == 2 and y._value.ndim == 2)):
+            d = ops._eager_default()
+            if d is not None and (not rank2 or (x._value.ndim == 2 and y._value.ndim == 2)):
                 return run_typed(op_type, [x, y], attrs, out_dtype or x._dtype,
                                  d._name_stack + "/" + scope if d._name_stack else scope)
         return getattr(ops.Tensor, name)(x, y)

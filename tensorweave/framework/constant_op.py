@@ -195,8 +195,7 @@ def constant(value, dtype=None, shape=None, name="Const", verify_shape=False):
       TypeError: If `value` does not fit `dtype`.
       ValueError: If `value` does not fit `shape`.
     """
-    d = ops._graph_stack[-1] if ops._graph_stack else ops._global_default[0]
-    eager = d is not None and d._eager
+    eager = ops._eager_default() is not None
     if eager and dtype is None and shape is None and type(value) in _FAST_LITERALS:
         inferred = _fast_literal_dtype(value)
         if inferred is not None:  # a float or a matrix of floats, executing eagerly: its value as it is

@@ -984,11 +984,17 @@ _eager_make = [None]  # eager.tensor.make: (ndarray, DType) -> an eager tensor
 _eager_run_typed = [None]  # eager.execute.run_typed: ops whose output dtype the caller knows
 
 
+def _eager_default():
+    """The default graph if it executes eagerly, else None (also before any graph exists)."""
+    d = _graph_stack[-1] if _graph_stack else _global_default[0]
+    return d if d is not None and d._eager else None
+
+
 def apply_op(op_type, inputs, attrs=None, name=None):
     """Creates an op in the graph of its inputs and returns its output (a list if several)."""
     if inputs and type(inputs[0]) is not Tensor:
-        d = _graph_stack[-1] if _graph_stack else _global_default[0]
-        if d is not None and d._eager:  # straight to the kernel (eager.execute.run)
+        d = _eager_default()
+        if d is not None:  # straight to the kernel (eager.execute.run)
             res = _eager_run[0](op_type, inputs, attrs, name)
             if type(res) is list:  # never empty: an op without outputs gives its record
                 return res[0] if len(res) == 1 else res

@@ -112,8 +112,8 @@ register_op("OnesLike", infer=same_as_input, kernel=_filled_like(1), grad=NO_GRA
 
 def _filled_tensor_like(op_type, default_name, tensor, dtype, name):
     if dtype is None and name is None and type(tensor) in ops._EAGER_TYPES:
-        d = ops._graph_stack[-1] if ops._graph_stack else ops._global_default[0]
-        if d is not None and d._eager and not d._name_stack:  # executing eagerly: straight to the kernel
+        d = ops._eager_default()
+        if d is not None and not d._name_stack:  # executing eagerly: straight to the kernel
             return ops._eager_run_typed[0](op_type, [tensor], None, tensor._dtype, default_name + "/")
     t = ops.convert_to_tensor(tensor)
     with ops.name_scope(name, default_name, [t]) as scope:

@@ -33,8 +33,8 @@ class _op_scope:  # noqa: N801 (used like a function in `with`)
     __slots__ = ("_default", "_scope")
 
     def __init__(self, name, default_name, values):
-        d = ops._graph_stack[-1] if ops._graph_stack else ops._global_default[0]
-        if d is not None and d._eager and ops._all_eager(values):
+        d = ops._eager_default()
+        if d is not None and ops._all_eager(values):
             self._default = None  # executing eagerly: the default graph is where the op runs
             self._scope = d.name_scope(default_name if name is None else name)
             return
@@ -162,8 +162,8 @@ def _binary(op_type, x, y, name, allowed, default_name=None, names=("x", "y")):
     """Converts `x`, `y` to one dtype, checks it, and adds the broadcasting binary op."""
     if name is None and type(x) in ops._EAGER_TYPES and type(y) in ops._EAGER_TYPES and x._dtype is y._dtype \
             and x._dtype in allowed:
-        d = ops._graph_stack[-1] if ops._graph_stack else ops._global_default[0]
-        if d is not None and d._eager and not d._name_stack:  # eagerly, nothing to convert: to the kernel
+        d = ops._eager_default()
+        if d is not None and not d._name_stack:  # eagerly, nothing to convert: to the kernel
             res = ops._eager_run[0](op_type, [x, y], None, (default_name or op_type) + "/")
             return res[0] if type(res) is list else res._outputs[0]
     with _op_scope(name, default_name or op_type, [x, y]) as scope:

@@ -256,9 +256,9 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     if (name is None and not (transpose_a or transpose_b or adjoint_a or adjoint_b)
             and type(a) in ops._EAGER_TYPES and type(b) in ops._EAGER_TYPES and a._dtype is b._dtype
             and a._dtype in _MATMUL_TYPES):
-        d = ops._graph_stack[-1] if ops._graph_stack else ops._global_default[0]
+        d = ops._eager_default()
         # Executing eagerly: straight to the kernel.
-        if d is not None and d._eager and not d._name_stack and a._value.ndim == 2 and b._value.ndim == 2:
+        if d is not None and not d._name_stack and a._value.ndim == 2 and b._value.ndim == 2:
             return ops._eager_run_typed[0]("MatMul", [a, b], {"transpose_a": False, "transpose_b": False}, a._dtype,
                                            "MatMul/")
     with _op_scope(name, "MatMul", [a, b]) as scope:

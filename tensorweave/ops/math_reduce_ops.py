@@ -293,9 +293,9 @@ def _reduction_axes(x, axis):
 def _reduce(op_type, input_tensor, axis, keepdims, name, reduction_indices, keep_dims, allowed):
     if (axis is None and name is None and reduction_indices is None and keep_dims is None
             and type(input_tensor) in ops._EAGER_TYPES and input_tensor._dtype in allowed):
-        d = ops._graph_stack[-1] if ops._graph_stack else ops._global_default[0]
+        d = ops._eager_default()
         rank = input_tensor._value.ndim
-        if d is not None and d._eager and not d._name_stack and rank < len(_ALL_AXES):  # eagerly: to the kernel
+        if d is not None and not d._name_stack and rank < len(_ALL_AXES):  # eagerly: to the kernel
             axes = _EAGER_ALL_AXES[rank]
             if axes is None:
                 axes = _EAGER_ALL_AXES[rank] = ops._eager_make[0](_ALL_AXES[rank], dtypes.int32)

@@ -282,14 +282,7 @@ def _process_input_kernel(ctx, op, tree, stats, x, labels, weights, leaf_ids, nu
             slot = s.slots.get(leaf)
             if slot is None:
                 slot = s.slots[leaf] = _Slot(num_splits_to_consider, num_classes)
-            if slot.num_splits < num_splits_to_consider:
-                f = int(s.rng.integers(x.shape[1]))
-                slot.features[slot.num_splits] = f
-                slot.thresholds[slot.num_splits] = x[i, f]
-                slot.num_splits += 1
-            k = slot.num_splits
-            v = x[i, slot.features[:k]]
-            go_left = v < slot.thresholds[:k] if strict_less else v <= slot.thresholds[:k]
+            k, go_left = _route_to_candidates(s.rng, slot, x[i], num_splits_to_consider, strict_less)
             slot.left[:k][go_left, label] += w
             slot.right[:k][~go_left, label] += w
             slot.weight += w
@@ -339,6 +332,20 @@ register_op("GrowTreeV4", infer=_no_outputs, kernel=_grow_tree_kernel, grad=NO_G
 def _predictions_infer(op):
     n = _batch_dim(op)
     return [(dtypes_lib.float32, TensorShape([n, op._attrs["num_classes"]])), (dtypes_lib.string, TensorShape([n]))]
+
+
+def _route_to_candidates(rng, slot, row, num_splits_to_consider, strict_less):
+    """Adds a random candidate split (a feature and `row`'s value of it) to a fertile `slot` while
+    it has fewer than `num_splits_to_consider`; returns the candidate count `k` and which of the
+    `k` candidates send `row` left."""
+    if slot.num_splits < num_splits_to_consider:
+        f = int(rng.integers(len(row)))
+        slot.features[slot.num_splits] = f
+        slot.thresholds[slot.num_splits] = row[f]
+        slot.num_splits += 1
+    k = slot.num_splits
+    v = row[slot.features[:k]]
+    return k, (v < slot.thresholds[:k] if strict_less else v <= slot.thresholds[:k])
 
 
 def _leaf_values(ctx, op, tree, x, width, strict_less, inference_tree_paths):

@@ -47,6 +47,7 @@ from .tensor_forest_ops import (
     _leaf_values,
     _load_doc,
     _parse_rng,
+    _route_to_candidates,
     _scalar_string,
     _stats_of,
     _StatsState,
@@ -107,14 +108,7 @@ def _process_input_kernel(ctx, op, tree, stats, x, labels, leaf_ids, num_outputs
             slot = s.slots.get(leaf)
             if slot is None:
                 slot = s.slots[leaf] = _RegressionSlot(num_splits_to_consider, num_outputs)
-            if slot.num_splits < num_splits_to_consider:
-                f = int(s.rng.integers(x.shape[1]))
-                slot.features[slot.num_splits] = f
-                slot.thresholds[slot.num_splits] = x[i, f]
-                slot.num_splits += 1
-            k = slot.num_splits
-            v = x[i, slot.features[:k]]
-            go_left = v < slot.thresholds[:k] if strict_less else v <= slot.thresholds[:k]
+            k, go_left = _route_to_candidates(s.rng, slot, x[i], num_splits_to_consider, strict_less)
             slot.left_sums[:k][go_left] += y
             slot.left_squares[:k][go_left] += y * y
             slot.left_counts[:k][go_left] += 1.0

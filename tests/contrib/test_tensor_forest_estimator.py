@@ -28,7 +28,8 @@ def _blobs(rng, n, k=3):
 
 
 def _train_fn(x, y, batch=50):
-    return tf.estimator.inputs.numpy_input_fn({"x": x}, y, batch_size=batch, num_epochs=None, shuffle=True)
+    # The arrays are in random order already; no shuffle queue, so the batches (and the forest) repeat.
+    return tf.estimator.inputs.numpy_input_fn({"x": x}, y, batch_size=batch, num_epochs=None, shuffle=False)
 
 
 def _eval_fn(x, y=None):
@@ -150,7 +151,7 @@ def test_weights_feature_engineering_trainers_and_feature_importances(tmp_path, 
                                               report_feature_importances=True, early_stopping_rounds=None)
     data = {"a": x[:, 0], "b": x[:, 1], "w": np.ones(200, np.float32)}
     with caplog.at_level(logging.INFO):
-        est.train(tf.estimator.inputs.numpy_input_fn(data, y, batch_size=50, num_epochs=None, shuffle=True),
+        est.train(tf.estimator.inputs.numpy_input_fn(data, y, batch_size=50, num_epochs=None, shuffle=False),
                   steps=8)
     assert seen[0] == ["a", "b", "w"]
     assert any("1: feature_importances" in r.getMessage() for r in caplog.records)

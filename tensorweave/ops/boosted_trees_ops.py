@@ -66,6 +66,7 @@ from ..framework.registry import NO_GRADIENT, register_op
 from ..framework.tensor_shape import TensorShape
 from . import resources
 from .data_flow_ops import _handle_value, _shared_resource
+from .resources import _string_scalar as _scalar_string
 
 __all__ = ["PruningMode", "QuantileAccumulator", "TreeEnsemble"]
 
@@ -326,12 +327,6 @@ def _init_from_serialized(op, e, serialized, stamp):
     e.stamp = fresh.stamp
     e.initialized = True
     e.changed()
-
-
-def _scalar_string(value):
-    out = np.empty((), dtype=object)
-    out[()] = value
-    return out
 
 
 # ---- handle, creation, states, serialization ------------------------------------------------------------

@@ -8,6 +8,8 @@ collection; `initialize_resources` groups the create ops of a list of them and
 
 import collections
 
+import numpy as np
+
 from ..framework import dtypes, ops
 from ..framework.constant_op import constant
 from . import array_ops, core_ops, math_ops
@@ -80,3 +82,11 @@ def initialize_resources(resource_list, name="init"):
     if resource_list:
         return core_ops.group(*[r.create for r in resource_list], name=name)
     return core_ops.no_op(name=name)
+
+
+def _string_scalar(value):
+    """A 0-d string (object) array holding `value`: how a resource's serialize kernel returns the
+    bytes it wrote (tensor forests, boosted-trees ensembles)."""
+    out = np.empty((), dtype=object)
+    out[()] = value
+    return out

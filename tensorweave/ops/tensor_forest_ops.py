@@ -42,6 +42,7 @@ from ..framework import errors, ops
 from ..framework.registry import NO_GRADIENT, register_op
 from ..framework.tensor_shape import TensorShape
 from .data_flow_ops import _handle_value, _shared_resource
+from .resources import _string_scalar as _scalar_string
 
 __all__ = []
 
@@ -404,12 +405,6 @@ register_op("FeatureUsageCounts", infer=lambda op: [(dtypes_lib.int32, TensorSha
 _TREE_FORMAT = "tensorweave.tensor_forest.tree"
 _STATS_FORMAT = "tensorweave.tensor_forest.stats"
 _SERIAL_VERSION = 1
-
-
-def _scalar_string(value):
-    out = np.empty((), dtype=object)
-    out[()] = value
-    return out
 
 
 def _tree_serialize_kernel(ctx, op, tree):

@@ -444,8 +444,7 @@ class EagerVariable(Variable):
             return _graph_read(g, self._handle)
         t = make(context.context().read_variable(self._unique_id), self._handle._dtype)
         if tape._stack:
-            tape.variable_accessed(self)
-            tape.record_operation("ReadVariableOp", [t], [self._handle], _read_grad)
+            tape.variable_read(self, t, _read_grad)
         return t
 
     def read_value(self):

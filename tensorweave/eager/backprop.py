@@ -7,7 +7,7 @@ import inspect
 
 import numpy as np
 
-from ..framework import ops, registry
+from ..framework import dtypes, ops, registry
 from ..framework.func_graph import FuncGraph
 from ..framework.indexed_slices import IndexedSlices
 from ..gradients.gradients_impl import _aggregate, _is_differentiable_dtype
@@ -45,6 +45,26 @@ def _source_id(s):
     raise ValueError("Passed in object of type %s, not tf.Tensor" % type(s))
 
 
+_GRAD_TYPES = (ops.Tensor, IndexedSlices)
+_DIFFERENTIABLE = frozenset(d for d in dtypes._ALL if _is_differentiable_dtype(d))
+
+
+_SCALAR_ONES = {}  # NumPy dtype -> a 0-d one, copied for the seed of a scalar target (a loss)
+
+
+def _ones_like(t):
+    """The seed gradient of target `t`: ones of its shape and dtype."""
+    v = t._value
+    if type(v) is not np.ndarray:
+        return core_ops.ones_like(t)
+    if v.ndim:
+        return make(np.ones(v.shape, v.dtype), t._dtype)
+    one = _SCALAR_ONES.get(v.dtype)
+    if one is None:
+        one = _SCALAR_ONES[v.dtype] = np.ones((), v.dtype)
+    return make(one.copy(), t._dtype)
+
+
 def _sum(contribs):
     return contribs[0] if len(contribs) == 1 else _aggregate(contribs)
 
@@ -73,61 +93,64 @@ def imperative_grad(tp, targets, sources, output_gradients=None, unconnected_gra
     source_ids = [_source_id(s) for s in sources]
     reach = set(source_ids)
     relevant = []
-    for e in list(tp.entries):
-        for i in e.in_ids:
+    for e in tp.entries:
+        for i in e[1]:
             if i in reach:
                 relevant.append(e)
-                reach.update(e.out_ids)
+                reach.update(e[2])
                 break
-    grads = {}
+    grads = {}  # tensor id -> the gradients reaching it (summed when its op is visited)
     for i, t in enumerate(targets):
         if t._id not in reach:
             continue
         g = output_gradients[i] if output_gradients is not None else None
         if g is None:
-            g = core_ops.ones_like(t)
-        elif not isinstance(g, (ops.Tensor, IndexedSlices)):
+            g = _ones_like(t)
+        elif not isinstance(g, _GRAD_TYPES):
             g = ops.convert_to_tensor(g, dtype=t.dtype)
-        grads.setdefault(t._id, []).append(g)
-    for e in reversed(relevant):
-        op = e.op
-        out_grads = []
-        missing = False
-        for oid in e.out_ids:
-            c = grads.get(oid)
-            if c:
-                g = c[0] if len(c) == 1 else _sum(c)
-                grads[oid] = [g]
-            else:
-                g = None
-                missing = True
-            out_grads.append(g)
-        if missing:
-            if all(g is None for g in out_grads):
+        c = grads.get(t._id)
+        if c is None:
+            grads[t._id] = [g]
+        else:
+            c.append(g)
+    skips = ops._skip_input_indices
+    for op, in_ids, out_ids, fn in reversed(relevant):
+        if len(out_ids) == 1:
+            c = grads.get(out_ids[0])
+            if not c:
                 continue
-            for j, t in enumerate(op._outputs):
-                if out_grads[j] is None and (t.dtype.is_floating or t.dtype.is_complex):
-                    out_grads[j] = core_ops.zeros_like(t)
-        fn = e.grad_fn or registry.get_gradient_function(op)  # raises LookupError when missing
+            if len(c) > 1:
+                c[:] = [_aggregate(c)]
+            out_grads = c
+        else:
+            out_grads = _output_grads(op, out_ids, grads)
+            if out_grads is None:
+                continue
         if fn is None:
-            continue
+            fn = registry.get_gradient_function(op)  # raises LookupError when missing
+            if fn is None:
+                continue
         # As tf.gradients: inputs that depend on no source get no gradient computed.
-        skip = tuple(k for k, iid in enumerate(e.in_ids) if iid not in reach)
-        if skip:
-            ops._skip_input_indices[op] = skip
+        skip = None
+        for k, iid in enumerate(in_ids):
+            if iid not in reach:
+                skip = (k,) if skip is None else skip + (k,)
+        if skip is not None:
+            skips[op] = skip
             try:
                 result = fn(op, *out_grads)
             finally:
-                del ops._skip_input_indices[op]
+                del skips[op]
         else:
             result = fn(op, *out_grads)
-        result = list(result) if isinstance(result, (list, tuple)) else [result]
-        if len(result) != len(e.in_ids):
+        if type(result) is not list:
+            result = list(result) if isinstance(result, tuple) else [result]
+        if len(result) != len(in_ids):
             raise ValueError("Num gradients %d generated for op %s do not match num inputs %d"
-                             % (len(result), op.name, len(e.in_ids)))
-        for iid, t, g in zip(e.in_ids, op._inputs, result):
-            if g is not None and _is_differentiable_dtype(t._dtype):
-                if not isinstance(g, (ops.Tensor, IndexedSlices)):
+                             % (len(result), op.name, len(in_ids)))
+        for iid, t, g in zip(in_ids, op._inputs, result):
+            if g is not None and t._dtype in _DIFFERENTIABLE:
+                if not isinstance(g, _GRAD_TYPES):
                     g = ops.convert_to_tensor(g)
                 c = grads.get(iid)
                 if c is None:
@@ -142,6 +165,29 @@ def imperative_grad(tp, targets, sources, output_gradients=None, unconnected_gra
             g = core_ops.zeros_like(s._handle if _is_eager_variable(s) else s)
         out.append(g)
     return out
+
+
+def _output_grads(op, out_ids, grads):
+    """The gradients of a multi-output op's outputs (zeros for floating outputs that got none), or
+    None when none of them got one."""
+    out_grads = []
+    missing = False
+    for oid in out_ids:
+        c = grads.get(oid)
+        if c:
+            g = c[0] if len(c) == 1 else _sum(c)
+            grads[oid] = [g]
+        else:
+            g = None
+            missing = True
+        out_grads.append(g)
+    if missing:
+        if all(g is None for g in out_grads):
+            return None
+        for j, t in enumerate(op._outputs):
+            if out_grads[j] is None and (t.dtype.is_floating or t.dtype.is_complex):
+                out_grads[j] = core_ops.zeros_like(t)
+    return out_grads
 
 
 class GradientTape:
@@ -282,7 +328,16 @@ class GradientTape:
         if target is None:
             raise TypeError("Target should be a list or nested structure of Tensors or Variables to be "
                             "differentiated, but recieved %r" % (target,))
-        uncon = _unconnected_value(unconnected_gradients)
+        uncon = "none" if unconnected_gradients is UnconnectedGradients.NONE else _unconnected_value(
+            unconnected_gradients)
+        if type(target) is EagerTensor and output_gradients is None:  # the common case, without nests
+            single = not nest._is_sequence(sources)
+            flat_sources = [sources] if single else nest.flatten(sources)
+            flat_grads = imperative_grad(self._tape, [target], flat_sources, None, uncon)
+            self._finish_gradient()
+            if single:
+                return flat_grads[0]
+            return nest.pack_sequence_as(sources, flat_grads)
         flat_targets = [self._read_target(t) for t in nest.flatten(target)]
         flat_sources = nest.flatten(sources)
         if output_gradients is not None:

@@ -14,7 +14,7 @@ from ..platform import fpstate
 from . import context, tape
 from .tensor import EagerTensor, VariableHandle, make, make_variant
 
-__all__ = ["execute_op", "execute_like", "run", "run_typed"]
+__all__ = ["execute_op", "execute_like", "run", "run_direct", "run_typed"]
 
 _NO_SITE = ("<eager>", 0)
 
@@ -108,7 +108,7 @@ def run(op_type, inputs, attrs=None, name=None):
         return execute_op(op_type, inputs, attrs or {}, name)  # explains the failure (infer, then the kernel)
     outputs = [_wrap(out, specs[0])] if len(specs) == 1 else [_wrap(v, s) for v, s in zip(out, specs)]
     if tape._stack:
-        _record_on_tapes(op_type, inputs, attrs, op_def, outputs)
+        tape.record_direct(op_type, inputs, attrs, op_def, outputs)
     return outputs
 
 
@@ -133,7 +133,33 @@ def run_typed(op_type, inputs, attrs, dtype, name, kernel_attrs=None):
         out = np.asarray(out, dtype=dtype.as_numpy_dtype)
     t = make(out, dtype)
     if tape._stack:
-        _record_on_tapes(op_type, inputs, attrs, op_def, [t])
+        tape.record_direct(op_type, inputs, attrs, op_def, [t])
+    return t
+
+
+def run_direct(op_type, inputs, attrs, dtype, name, fn, *args):
+    """`run_typed` for a caller that computes the op's result itself: `fn(*args)` (on the inputs'
+    values) must give exactly what the op's kernel gives for `inputs` (an ndarray, or a NumPy scalar,
+    of `dtype`), e.g. a whole-tensor sum as one ufunc reduction. Anything `fn` raises is left to the
+    registered kernel on the full path, which explains it.
+
+    Returns:
+      The output tensor.
+    """
+    if _fp_var is None or (tape._stack and _OPS[op_type].records_for_gradient):
+        return run_typed(op_type, inputs, attrs, dtype, name)
+    token = _fp_var.set(_FP_QUIET)
+    try:
+        out = fn(*args)
+    except Exception:
+        out = _FAILED
+    finally:
+        _fp_var.reset(token)
+    if out is _FAILED:
+        return execute_op(op_type, inputs, attrs or {}, name)._outputs[0]
+    t = make(out if type(out) is _ndarray else np.asarray(out), dtype)
+    if tape._stack:
+        tape.record_direct(op_type, inputs, attrs, _OPS[op_type], [t])
     return t
 
 
@@ -166,20 +192,12 @@ def _call_pure(kernel, args, kw):
         _fp_var.reset(token)
 
 
-def _record_on_tapes(op_type, inputs, attrs, op_def, outputs):
-    """Records a directly run op (an Operation record made now) on the recording tapes."""
-    graph = ops.get_default_graph()
-    grad_type = graph._gradient_override_map.get(op_type) if graph._gradient_override_map else None
-    op = _record(op_type, inputs, attrs or {}, None, graph, grad_type, op_def)
-    op._outputs = outputs
-    tape.record(op)
-
-
 def _call_kw(kernel, args, kw):
     return kernel(np, *args, **kw)
 
 
 ops._eager_run[0] = run
+tape._make_record[0] = _record
 
 
 def execute_op(op_type, inputs, attrs, name=None, grad_type=None):
@@ -318,3 +336,4 @@ for _name, _op_type, _ok, _scope, _attrs, _rank2 in [  # _scope: the name scope 
     setattr(EagerTensor, _name, _fast_operator(_name, _op_type, _ok, _scope, _attrs, _rank2,
                                                dtypes.bool_ if _op_type.startswith(("Less", "Greater")) else None))
 ops._eager_run_typed[0] = run_typed
+ops._eager_run_direct[0] = run_direct

@@ -1,28 +1,25 @@
 """The tape: while a `GradientTape` records, every eager op with a watched input is appended to it
-as its Operation record (type, attributes, input and output tensors), which is exactly what the
-registered gradient functions take."""
+as an entry `(op, input ids, output ids, gradient function)`, where `op` is the op's record (type,
+attributes, input and output tensors), which is exactly what the registered gradient functions take."""
 
 import contextlib
 
 from ..framework import ops, registry
 
-__all__ = ["Tape", "record", "record_operation", "stop_recording", "variable_accessed"]
+__all__ = ["Tape", "record", "record_direct", "record_operation", "stop_recording", "variable_accessed",
+           "variable_read"]
 
 _stack = []  # the tapes now recording, innermost last
-
-
-class _Entry:
-    __slots__ = ("op", "in_ids", "out_ids", "grad_fn")
-
-    def __init__(self, op, grad_fn):
-        self.op = op
-        self.in_ids = [t._id for t in op._inputs]
-        self.out_ids = [t._id for t in op._outputs]
-        self.grad_fn = grad_fn
+_GRADIENTS = registry._GRADIENTS
+_MISSING = object()
+_make_record = [None]  # execute._record (execute imports this module)
 
 
 class Tape:
-    """Recorded ops and the ids of the tensors they depend on (watched ones and recorded outputs)."""
+    """Recorded entries, in execution order, and the ids of the tensors they depend on (watched ones
+    and recorded outputs)."""
+
+    __slots__ = ("persistent", "watch_accessed_variables", "entries", "tracked", "watched_variables")
 
     def __init__(self, persistent, watch_accessed_variables):
         self.persistent = persistent
@@ -40,17 +37,22 @@ class Tape:
             self.watched_variables.append(var)
 
     def add(self, op, grad_fn):
-        self.entries.append(_Entry(op, grad_fn))
-        self.tracked.update(t._id for t in op._outputs)
+        out_ids = [t._id for t in op._outputs]
+        self.entries.append((op, [t._id for t in op._inputs], out_ids, grad_fn))
+        self.tracked.update(out_ids)
 
 
-_MISSING = object()
+def gradient_function(op_type, grad_type):
+    """The registered gradient function for an op of `op_type` (or its override `grad_type`):
+    None for a non-differentiable op, `_MISSING` when none is registered (looked up again, and
+    reported, if backprop reaches the op)."""
+    return _GRADIENTS.get(grad_type or op_type, _MISSING)
 
 
 def record(op):
     """Appends the eager op record `op` to every recording tape that watches one of its inputs
     (ops registered as not differentiable are never recorded)."""
-    fn = _MISSING
+    entry = None
     for tp in _stack:
         tracked = tp.tracked
         for t in op._inputs:
@@ -58,23 +60,48 @@ def record(op):
                 break
         else:
             continue
-        if fn is _MISSING:
-            try:
-                fn = registry.get_gradient_function(op)
-            except LookupError:
-                fn = None  # looked up again (and reported) if backprop reaches it
-            else:
-                if fn is None:
-                    return
-        tp.add(op, fn)
+        if entry is None:
+            fn = gradient_function(op._type, op._grad_type)
+            if fn is None:
+                return
+            out_ids = [t._id for t in op._outputs]
+            entry = (op, [t._id for t in op._inputs], out_ids, None if fn is _MISSING else fn)
+        tp.entries.append(entry)
+        tp.tracked.update(out_ids)
+
+
+def record_direct(op_type, inputs, attrs, op_def, outputs):
+    """`record` for an op run by the direct path, whose record is made only if a tape watches one
+    of its inputs."""
+    in_ids = None
+    entry = None
+    for tp in _stack:
+        tracked = tp.tracked
+        if in_ids is None:
+            in_ids = [t._id for t in inputs]
+        for i in in_ids:
+            if i in tracked:
+                break
+        else:
+            continue
+        if entry is None:
+            graph = ops.get_default_graph()
+            grad_type = graph._gradient_override_map.get(op_type) if graph._gradient_override_map else None
+            fn = gradient_function(op_type, grad_type)
+            if fn is None:
+                return
+            op = _make_record[0](op_type, inputs, attrs or {}, None, graph, grad_type, op_def)
+            op._outputs = outputs
+            out_ids = [t._id for t in outputs]
+            entry = (op, in_ids, out_ids, None if fn is _MISSING else fn)
+        tp.entries.append(entry)
+        tp.tracked.update(out_ids)
 
 
 def record_operation(op_type, outputs, inputs, grad_fn):
     """Records a computation of `outputs` from `inputs` whose gradient is
     `grad_fn(op, *output_grads) -> input grads` (custom gradients, variable reads, function calls)."""
-    if not _stack:
-        return
-    op = None
+    entry = None
     for tp in _stack:
         tracked = tp.tracked
         for t in inputs:
@@ -82,11 +109,33 @@ def record_operation(op_type, outputs, inputs, grad_fn):
                 break
         else:
             continue
-        if op is None:
-            from .execute import _record  # execute imports this module
-            op = _record(op_type, list(inputs), {}, None, ops.get_default_graph(), None)
+        if entry is None:
+            op = _make_record[0](op_type, list(inputs), {}, None, ops.get_default_graph(), None)
             op._outputs = list(outputs)
-        tp.add(op, grad_fn)
+            out_ids = [t._id for t in outputs]
+            entry = (op, [t._id for t in inputs], out_ids, grad_fn)
+        tp.entries.append(entry)
+        tp.tracked.update(out_ids)
+
+
+def variable_read(var, value, grad_fn):
+    """`variable_accessed(var)`, then the read of `value` from it recorded as `record_operation`
+    would (one pass over the tapes)."""
+    handle = var._handle
+    hid = handle._id
+    entry = None
+    for tp in _stack:
+        tracked = tp.tracked
+        if hid not in tracked:
+            if not (tp.watch_accessed_variables and var.trainable):
+                continue
+            tp.watch_variable(var)
+        if entry is None:
+            op = _make_record[0]("ReadVariableOp", [handle], {}, None, ops.get_default_graph(), None)
+            op._outputs = [value]
+            entry = (op, [hid], [value._id], grad_fn)
+        tp.entries.append(entry)
+        tracked.add(value._id)
 
 
 def variable_accessed(var):

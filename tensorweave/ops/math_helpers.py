@@ -5,7 +5,7 @@ import numbers
 
 import numpy as np
 
-from ..framework import dtypes, errors, ops, tensor_util
+from ..framework import dtypes, errors, ops, registry, tensor_util
 
 _FLOAT = (dtypes.float16, dtypes.float32, dtypes.float64)
 _COMPLEX = (dtypes.complex64, dtypes.complex128)
@@ -158,12 +158,20 @@ def _check_int_divisor(x, y):
         raise errors.InvalidArgumentError(None, None, "Integer division by zero")
 
 
+_OUTPUT_IS_X = {}  # op type -> whether its output dtype is its first input's (its infer is `_broadcast_infer`)
+
+
 def _binary(op_type, x, y, name, allowed, default_name=None, names=("x", "y")):
     """Converts `x`, `y` to one dtype, checks it, and adds the broadcasting binary op."""
     if name is None and type(x) in ops._EAGER_TYPES and type(y) in ops._EAGER_TYPES and x._dtype is y._dtype \
             and x._dtype in allowed:
         d = ops._eager_default()
         if d is not None and not d._name_stack:  # eagerly, nothing to convert: to the kernel
+            typed = _OUTPUT_IS_X.get(op_type)
+            if typed is None:
+                typed = _OUTPUT_IS_X[op_type] = registry.get_op_def(op_type).infer is _broadcast_infer
+            if typed:
+                return ops._eager_run_typed[0](op_type, [x, y], None, x._dtype, (default_name or op_type) + "/")
             res = ops._eager_run[0](op_type, [x, y], None, (default_name or op_type) + "/")
             return res[0] if type(res) is list else res._outputs[0]
     with _op_scope(name, default_name or op_type, [x, y]) as scope:

@@ -139,6 +139,8 @@ def _expand_reduced(value, op):
     """`value`, shaped like the output of reduction `op`, broadcast back to the input's shape."""
     x, axes_t = op._inputs
     if op._attrs["keep_dims"] or op._attrs.get("_all_axes"):
+        if type(value) in ops._EAGER_TYPES and type(x) in ops._EAGER_TYPES and ops._eager_default() is not None:
+            return ops._eager_run_typed[0]("BroadcastLike", [value, x], None, value._dtype, "BroadcastLike/")
         return ops.apply_op("BroadcastLike", [value, x])
     rank = x._shape.ndims
     axes = _static_axes(axes_t, rank) if rank is not None else None
@@ -272,6 +274,24 @@ _ALL_AXES_TUPLES = {id(a): tuple(range(len(a))) for a in _ALL_AXES}
 _EAGER_ALL_AXES = [None] * len(_ALL_AXES)  # their eager tensors, made on first use (never watched by tapes)
 # (op attributes, kernel attributes) of an eager whole-tensor reduction, by keepdims; shared, never mutated.
 _ALL_AXES_ATTRS = {k: ({"keep_dims": k, "_all_axes": True}, {"keep_dims": k}) for k in (False, True)}
+_BY_RANK = [tuple(range(r)) for r in range(len(_ALL_AXES))]
+_add_reduce = np.add.reduce
+
+
+def _whole_sum(x, keep_dims):
+    return _add_reduce(x, _BY_RANK[x.ndim], x.dtype, None, keep_dims)
+
+
+def _whole_mean(x, keep_dims):
+    # np.mean's own steps (sum, then divide by the count); NumPy 2 keeps a float32 sum / int in float32.
+    return _add_reduce(x, _BY_RANK[x.ndim], x.dtype, None, keep_dims) / x.size
+
+
+# (op type, dtype) -> fn(value, keep_dims): what the op's kernel gives for a whole-tensor reduction (the
+# same ufunc calls, without the axis handling) for the eager direct path.
+_WHOLE = {("Sum", d): _whole_sum for d in (dtypes.float32, dtypes.float64, dtypes.int32, dtypes.int64)}
+if int(np.__version__.split(".")[0]) >= 2:
+    _WHOLE.update({("Mean", d): _whole_mean for d in (dtypes.float32, dtypes.float64)})
 
 
 def _reduction_axes(x, axis):
@@ -300,6 +320,10 @@ def _reduce(op_type, input_tensor, axis, keepdims, name, reduction_indices, keep
             if axes is None:
                 axes = _EAGER_ALL_AXES[rank] = ops._eager_make[0](_ALL_AXES[rank], dtypes.int32)
             attrs, kernel_attrs = _ALL_AXES_ATTRS[bool(keepdims)]
+            whole = _WHOLE.get((op_type, input_tensor._dtype))
+            if whole is not None:
+                return ops._eager_run_direct[0](op_type, [input_tensor, axes], attrs, input_tensor._dtype,
+                                                op_type + "/", whole, input_tensor._value, bool(keepdims))
             return ops._eager_run_typed[0](op_type, [input_tensor, axes], attrs, input_tensor._dtype, op_type + "/",
                                            kernel_attrs)
     axis = _deprecated_lookup("axis", axis, "reduction_indices", reduction_indices)

@@ -2,6 +2,7 @@
 ArgMax / ArgMin."""
 
 import string
+import warnings
 
 import numpy as np
 
@@ -113,6 +114,10 @@ def _mean_kernel(xp, x, axes, keep_dims):
         if x.dtype.kind == "i":
             q = q + ((q * acc(count) != total) & (total < 0)).astype(acc)  # from floor to truncation
         return q.astype(x.dtype)
+    if x.size == 0:
+        with warnings.catch_warnings():  # NumPy's "Mean of empty slice": TF gives NaN silently
+            warnings.simplefilter("ignore", RuntimeWarning)
+            return xp.mean(x, axis=ax, keepdims=keep_dims).astype(x.dtype, copy=False)
     return xp.mean(x, axis=ax, keepdims=keep_dims).astype(x.dtype, copy=False)
 
 

@@ -172,3 +172,83 @@ def test_the_infer_cache_stays_bounded():
     for n in range(1, 40):
         tf.reduce_sum(tf.ones([n]), axis=0)
     assert 0 < len(execute._infer_cache) <= execute._INFER_CACHE_MAX
+
+
+def _graph_reduction(fn, value, keepdims):
+    """`fn(value)` (all axes) run by a graph Session: the registered kernel's result."""
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.as_dtype(value.dtype))
+        y = fn(x, axis=list(range(value.ndim)), keepdims=keepdims)
+        with tf.Session() as sess:
+            return sess.run(y, {x: value})
+
+
+@pytest.mark.parametrize("fn", [tf.reduce_sum, tf.reduce_mean, tf.reduce_max, tf.reduce_prod],
+                         ids=["sum", "mean", "max", "prod"])
+def test_whole_tensor_reductions_give_the_kernels_results_bit_for_bit(fn):
+    rng = np.random.RandomState(3)
+    big = np.iinfo(np.int32).max
+    values = [rng.randn(1000).astype(np.float32), rng.randn(7, 11, 13).astype(np.float32),
+              rng.randn(3, 4).astype(np.float64), np.float32(2.5).reshape(()),
+              np.array([1.0, np.nan, 2.0], np.float32), np.array([np.inf, -np.inf], np.float64),
+              np.array([np.inf, 1.0], np.float32), np.zeros((0, 3), np.float32),
+              np.array([big, big, 5], np.int32),  # the int32 sum wraps around, as TF's
+              np.array([[2 ** 62, 2 ** 62]], np.int64), np.array([7, -8, 9], np.int32),
+              rng.randn(5).astype(np.float16), np.arange(1, 9, dtype=np.int64).reshape(2, 2, 2)]
+    for v in values:
+        if fn is tf.reduce_max and v.size == 0:
+            continue  # checked below: the identity of an empty max
+        for keepdims in (False, True):
+            got = fn(tf.constant(v), keepdims=keepdims)
+            want = np.asarray(_graph_reduction(fn, v, keepdims))
+            assert got.dtype == tf.as_dtype(v.dtype)
+            assert got.numpy().shape == want.shape == ((1,) * v.ndim if keepdims else ())
+            np.testing.assert_array_equal(np.asarray(got.numpy()), want, err_msg=str((fn.__name__, v.dtype, v.shape)))
+    assert tf.reduce_max(tf.zeros([0])).numpy() == -np.inf
+
+
+def test_a_reduction_taped_on_the_direct_path_has_its_gradient():
+    x = tf.constant(np.arange(6, dtype=np.float32).reshape(2, 3))
+    with tf.GradientTape(persistent=True) as t:
+        t.watch(x)
+        s = tf.reduce_sum(x * x)
+        m = tf.reduce_mean(x, keepdims=True)
+    np.testing.assert_allclose(t.gradient(s, x).numpy(), 2 * x.numpy())
+    assert m.shape.as_list() == [1, 1]
+    np.testing.assert_allclose(t.gradient(m, x).numpy(), np.full((2, 3), 1 / 6, np.float32))
+
+
+def test_variable_reads_are_recorded_by_the_tapes_that_watch_them():
+    w = tf.Variable([1.0, 2.0])
+    frozen = tf.Variable([3.0, 4.0], trainable=False)
+    with tf.GradientTape() as outer:
+        with tf.GradientTape(watch_accessed_variables=False) as inner:
+            y = tf.reduce_sum(w * w) + tf.reduce_sum(frozen * frozen)
+        assert inner.gradient(y, w) is None  # nothing watched on the inner tape
+    assert outer.watched_variables() == (w,)
+    np.testing.assert_allclose(outer.gradient(y, w).numpy(), [2.0, 4.0])
+    with tf.GradientTape() as t:
+        t.watch(frozen)
+        z = tf.reduce_sum(frozen * w)
+    gf, gw = t.gradient(z, [frozen, w])
+    np.testing.assert_allclose(gf.numpy(), [1.0, 2.0])
+    np.testing.assert_allclose(gw.numpy(), [3.0, 4.0])
+
+
+def test_gradient_of_one_target_keeps_the_sources_structure_and_fresh_seeds():
+    w = tf.Variable([1.0, 2.0])
+    x = tf.constant([3.0, 4.0])
+    with tf.GradientTape(persistent=True) as t:
+        t.watch(x)
+        y = tf.reduce_sum(w * x)
+    g = t.gradient(y, {"b": [x], "a": w})
+    assert sorted(g) == ["a", "b"] and isinstance(g["b"], list)
+    np.testing.assert_allclose(g["a"].numpy(), [3.0, 4.0])
+    np.testing.assert_allclose(g["b"][0].numpy(), [1.0, 2.0])
+    np.testing.assert_allclose(t.gradient(y, (w,))[0].numpy(), [3.0, 4.0])
+    seed = t.gradient(y, y)
+    assert seed.numpy() == 1.0 and seed.dtype == tf.float32
+    again = t.gradient(y, y)
+    assert again._value is not seed._value  # each seed is its own array
+    assert t.gradient(y, tf.constant(1.0)) is None
+    np.testing.assert_array_equal(t.gradient(y, tf.constant(1.0), unconnected_gradients="zero").numpy(), 0.0)

@@ -290,8 +290,12 @@ class Variable:
 
 
 def _delegate(name):
-    def method(self, *args):
-        return getattr(self._snapshot, name)(*args)
+    if name in ("__neg__", "__abs__", "__invert__"):
+        def method(self):
+            return getattr(self.value(), name)()
+    else:
+        def method(self, other):
+            return getattr(self.value(), name)(other)
     method.__name__ = name
     return method
 

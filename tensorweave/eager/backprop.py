@@ -65,10 +65,6 @@ def _ones_like(t):
     return make(one.copy(), t._dtype)
 
 
-def _sum(contribs):
-    return contribs[0] if len(contribs) == 1 else _aggregate(contribs)
-
-
 def imperative_grad(tp, targets, sources, output_gradients=None, unconnected_gradients="none"):
     """Backpropagates through the ops recorded on `tp` from `targets` to `sources`.
 
@@ -90,17 +86,19 @@ def imperative_grad(tp, targets, sources, output_gradients=None, unconnected_gra
       ValueError: If a source is not a tensor or variable, or a gradient function returns the wrong
         number of gradients.
     """
-    source_ids = [_source_id(s) for s in sources]
+    source_ids = [_source_id(sources[0])] if len(sources) == 1 else [_source_id(s) for s in sources]
     reach = set(source_ids)
     relevant = []
     for e in tp.entries:
-        for i in e[1]:
-            if i in reach:
-                relevant.append(e)
-                reach.update(e[2])
-                break
-    grads = {}  # tensor id -> the gradients reaching it (summed when its op is visited)
-    for i, t in enumerate(targets):
+        if not reach.isdisjoint(e[1]):
+            relevant.append(e)
+            reach.update(e[2])
+    # tensor id -> its gradient, or the list of the contributions reaching it (summed when its op is
+    # visited; a gradient is a tensor or IndexedSlices, never a list)
+    grads = {}
+    i = -1
+    for t in targets:
+        i += 1
         if t._id not in reach:
             continue
         g = output_gradients[i] if output_gradients is not None else None
@@ -108,20 +106,16 @@ def imperative_grad(tp, targets, sources, output_gradients=None, unconnected_gra
             g = _ones_like(t)
         elif not isinstance(g, _GRAD_TYPES):
             g = ops.convert_to_tensor(g, dtype=t.dtype)
-        c = grads.get(t._id)
-        if c is None:
-            grads[t._id] = [g]
-        else:
-            c.append(g)
+        _add_grad(grads, t._id, g)
     skips = ops._skip_input_indices
     for op, in_ids, out_ids, fn in reversed(relevant):
         if len(out_ids) == 1:
-            c = grads.get(out_ids[0])
-            if not c:
+            g = grads.get(out_ids[0])
+            if g is None:
                 continue
-            if len(c) > 1:
-                c[:] = [_aggregate(c)]
-            out_grads = c
+            if type(g) is list:
+                g = grads[out_ids[0]] = _aggregate(g)
+            out_grads = None
         else:
             out_grads = _output_grads(op, out_ids, grads)
             if out_grads is None:
@@ -130,41 +124,54 @@ def imperative_grad(tp, targets, sources, output_gradients=None, unconnected_gra
             fn = registry.get_gradient_function(op)  # raises LookupError when missing
             if fn is None:
                 continue
-        # As tf.gradients: inputs that depend on no source get no gradient computed.
-        skip = None
-        for k, iid in enumerate(in_ids):
-            if iid not in reach:
-                skip = (k,) if skip is None else skip + (k,)
-        if skip is not None:
-            skips[op] = skip
+        if reach.issuperset(in_ids):
+            result = fn(op, g) if out_grads is None else fn(op, *out_grads)
+        else:  # as tf.gradients: inputs that depend on no source get no gradient computed
+            if len(in_ids) == 2:  # one of the two (a relevant op has an input in reach)
+                skips[op] = (0,) if in_ids[1] in reach else (1,)
+            else:
+                skips[op] = tuple(k for k, iid in enumerate(in_ids) if iid not in reach)
             try:
-                result = fn(op, *out_grads)
+                result = fn(op, g) if out_grads is None else fn(op, *out_grads)
             finally:
                 del skips[op]
-        else:
-            result = fn(op, *out_grads)
         if type(result) is not list:
             result = list(result) if isinstance(result, tuple) else [result]
         if len(result) != len(in_ids):
             raise ValueError("Num gradients %d generated for op %s do not match num inputs %d"
                              % (len(result), op.name, len(in_ids)))
-        for iid, t, g in zip(in_ids, op._inputs, result):
-            if g is not None and t._dtype in _DIFFERENTIABLE:
-                if not isinstance(g, _GRAD_TYPES):
-                    g = ops.convert_to_tensor(g)
-                c = grads.get(iid)
-                if c is None:
-                    grads[iid] = [g]
-                else:
-                    c.append(g)
+        k = -1
+        for g in result:  # (indexing, not zip: a zip costs more than these few inputs)
+            k += 1
+            if g is not None:
+                iid = in_ids[k]
+                if iid in reach and op._inputs[k]._dtype in _DIFFERENTIABLE:
+                    if not isinstance(g, _GRAD_TYPES):
+                        g = ops.convert_to_tensor(g)
+                    if iid in grads:
+                        _add_grad(grads, iid, g)
+                    else:
+                        grads[iid] = g
     out = []
-    for s, sid in zip(sources, source_ids):
-        c = grads.get(sid)
-        g = _sum(c) if c else None
+    for sid in source_ids:
+        g = grads.get(sid)
+        if type(g) is list:
+            g = _aggregate(g)
         if g is None and unconnected_gradients == "zero":
+            s = sources[len(out)]
             g = core_ops.zeros_like(s._handle if _is_eager_variable(s) else s)
         out.append(g)
     return out
+
+
+def _add_grad(grads, tid, g):
+    prev = grads.get(tid)
+    if prev is None:
+        grads[tid] = g
+    elif type(prev) is list:
+        prev.append(g)
+    else:
+        grads[tid] = [prev, g]
 
 
 def _output_grads(op, out_ids, grads):
@@ -173,12 +180,10 @@ def _output_grads(op, out_ids, grads):
     out_grads = []
     missing = False
     for oid in out_ids:
-        c = grads.get(oid)
-        if c:
-            g = c[0] if len(c) == 1 else _sum(c)
-            grads[oid] = [g]
-        else:
-            g = None
+        g = grads.get(oid)
+        if type(g) is list:
+            g = grads[oid] = _aggregate(g)
+        elif g is None:
             missing = True
         out_grads.append(g)
     if missing:

@@ -39,6 +39,8 @@ def _record(op_type, inputs, attrs, name, graph, grad_type, op_def=None):
 
 
 _OPS = registry._OPS
+_new = object.__new__
+_next_uid = context.next_uid
 _ndarray = np.ndarray
 _run_quiet = fpstate.run_quiet
 _fp_var, _FP_QUIET = fpstate.kernel_state()
@@ -125,20 +127,39 @@ def run_typed(op_type, inputs, attrs, dtype, name, kernel_attrs=None):
     op_def = _OPS[op_type]
     if tape._stack and op_def.records_for_gradient:
         return execute_op(op_type, inputs, attrs or {}, name)._outputs[0]
-    out = _call_pure(op_def.kernel, [t._value for t in inputs],
-                     _kernel_attrs(attrs) if kernel_attrs is None else kernel_attrs)
+    kw = kernel_attrs if kernel_attrs is not None else _kernel_attrs(attrs) if attrs else None
+    if _fp_var is None:
+        out = _call_pure(op_def.kernel, [t._value for t in inputs], kw)
+    else:  # `_call_pure`, inline: this is the hottest eager path
+        token = _fp_var.set(_FP_QUIET)
+        try:
+            if kw:
+                out = op_def.kernel(np, *[t._value for t in inputs], **kw)
+            elif len(inputs) == 2:
+                out = op_def.kernel(np, inputs[0]._value, inputs[1]._value)
+            else:
+                out = op_def.kernel(np, *[t._value for t in inputs])
+        except Exception:
+            out = _FAILED
+        finally:
+            _fp_var.reset(token)
     if out is _FAILED:
         return execute_op(op_type, inputs, attrs or {}, name)._outputs[0]
     if type(out) is not _ndarray:
         out = np.asarray(out, dtype=dtype.as_numpy_dtype)
-    t = make(out, dtype)
+    t = _new(EagerTensor)  # `make`, inline
+    t._value = out
+    t._dtype = dtype
+    t._value_index = 0
+    t._consumers = ()
+    t._id = _next_uid()
     if tape._stack:
         tape.record_direct(op_type, inputs, attrs, op_def, [t])
     return t
 
 
-def run_direct(op_type, inputs, attrs, dtype, name, fn, *args):
-    """`run_typed` for a caller that computes the op's result itself: `fn(*args)` (on the inputs'
+def run_direct(op_type, inputs, attrs, dtype, name, fn, a, b):
+    """`run_typed` for a caller that computes the op's result itself: `fn(a, b)` (on the inputs'
     values) must give exactly what the op's kernel gives for `inputs` (an ndarray, or a NumPy scalar,
     of `dtype`), e.g. a whole-tensor sum as one ufunc reduction. Anything `fn` raises is left to the
     registered kernel on the full path, which explains it.
@@ -150,14 +171,19 @@ def run_direct(op_type, inputs, attrs, dtype, name, fn, *args):
         return run_typed(op_type, inputs, attrs, dtype, name)
     token = _fp_var.set(_FP_QUIET)
     try:
-        out = fn(*args)
+        out = fn(a, b)
     except Exception:
         out = _FAILED
     finally:
         _fp_var.reset(token)
     if out is _FAILED:
         return execute_op(op_type, inputs, attrs or {}, name)._outputs[0]
-    t = make(out if type(out) is _ndarray else np.asarray(out), dtype)
+    t = _new(EagerTensor)  # `make`, inline
+    t._value = out if type(out) is _ndarray else np.asarray(out)
+    t._dtype = dtype
+    t._value_index = 0
+    t._consumers = ()
+    t._id = _next_uid()
     if tape._stack:
         tape.record_direct(op_type, inputs, attrs, _OPS[op_type], [t])
     return t

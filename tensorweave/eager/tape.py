@@ -33,8 +33,10 @@ class Tape:
 
     def watch_variable(self, var):
         self.tracked.add(var._handle._id)
-        if not any(v is var for v in self.watched_variables):
-            self.watched_variables.append(var)
+        for v in self.watched_variables:
+            if v is var:
+                return
+        self.watched_variables.append(var)
 
     def add(self, op, grad_fn):
         out_ids = [t._id for t in op._outputs]
@@ -73,29 +75,25 @@ def record(op):
 def record_direct(op_type, inputs, attrs, op_def, outputs):
     """`record` for an op run by the direct path, whose record is made only if a tape watches one
     of its inputs."""
-    in_ids = None
+    n = len(inputs)
+    in_ids = [inputs[0]._id, inputs[1]._id] if n == 2 else [inputs[0]._id] if n == 1 else [t._id for t in inputs]
     entry = None
     for tp in _stack:
         tracked = tp.tracked
-        if in_ids is None:
-            in_ids = [t._id for t in inputs]
-        for i in in_ids:
-            if i in tracked:
-                break
-        else:
+        if tracked.isdisjoint(in_ids):
             continue
         if entry is None:
             graph = ops.get_default_graph()
             grad_type = graph._gradient_override_map.get(op_type) if graph._gradient_override_map else None
-            fn = gradient_function(op_type, grad_type)
+            fn = _GRADIENTS.get(grad_type or op_type, _MISSING)
             if fn is None:
                 return
             op = _make_record[0](op_type, inputs, attrs or {}, None, graph, grad_type, op_def)
             op._outputs = outputs
-            out_ids = [t._id for t in outputs]
+            out_ids = [outputs[0]._id] if len(outputs) == 1 else [t._id for t in outputs]
             entry = (op, in_ids, out_ids, None if fn is _MISSING else fn)
         tp.entries.append(entry)
-        tp.tracked.update(out_ids)
+        tracked.update(out_ids)
 
 
 def record_operation(op_type, outputs, inputs, grad_fn):
@@ -131,9 +129,13 @@ def variable_read(var, value, grad_fn):
                 continue
             tp.watch_variable(var)
         if entry is None:
-            op = _make_record[0]("ReadVariableOp", [handle], {}, None, ops.get_default_graph(), None)
-            op._outputs = [value]
-            entry = (op, [hid], [value._id], grad_fn)
+            # One record per variable, shared by its reads: a read's gradient needs no more than the
+            # handle, and the entry has the read value's id.
+            op = handle._read_record
+            if op is None:
+                op = handle._read_record = _make_record[0]("ReadVariableOp", [handle], {}, None,
+                                                           ops.get_default_graph(), None)
+            entry = (op, (hid,), [value._id], grad_fn)
         tp.entries.append(entry)
         tracked.add(value._id)
 

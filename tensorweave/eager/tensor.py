@@ -314,7 +314,7 @@ class VariableHandle(EagerTensor):
     """The handle of an eager variable: a reference input of assign and optimizer ops (the kernel
     gets `key`), and, used as an ordinary input, the variable's current value."""
 
-    __slots__ = ("_key", "_var")
+    __slots__ = ("_key", "_var", "_read_record")
 
     @property
     def _value(self):
@@ -337,6 +337,7 @@ def make_handle(key, display_name, dtype, shape, variable):
     h = _new(VariableHandle)
     h._key = key
     h._var = weakref.ref(variable)
+    h._read_record = None  # the tapes' record of its reads (eager.tape.variable_read)
     h._dtype = dtype
     h._shape = as_shape(shape)
     h._op = _HandleOp(h, key, display_name)

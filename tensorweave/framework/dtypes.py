@@ -113,8 +113,9 @@ class DType:
     def __ne__(self, other):
         return not self.__eq__(other)
 
-    def __hash__(self):
-        return self._enum
+    # DTypes are singletons: identity hashing agrees with `__eq__` between DTypes and runs in C (dict
+    # and set lookups keyed by dtypes are on every eager op's path).
+    __hash__ = object.__hash__
 
     def __repr__(self):
         return "tf." + self._name

@@ -316,21 +316,6 @@ def _reduction_axes(x, axis):
 
 
 def _reduce(op_type, input_tensor, axis, keepdims, name, reduction_indices, keep_dims, allowed):
-    if (axis is None and name is None and reduction_indices is None and keep_dims is None
-            and type(input_tensor) in ops._EAGER_TYPES and input_tensor._dtype in allowed):
-        d = ops._eager_default()
-        rank = input_tensor._value.ndim
-        if d is not None and not d._name_stack and rank < len(_ALL_AXES):  # eagerly: to the kernel
-            axes = _EAGER_ALL_AXES[rank]
-            if axes is None:
-                axes = _EAGER_ALL_AXES[rank] = ops._eager_make[0](_ALL_AXES[rank], dtypes.int32)
-            attrs, kernel_attrs = _ALL_AXES_ATTRS[bool(keepdims)]
-            whole = _WHOLE.get((op_type, input_tensor._dtype))
-            if whole is not None:
-                return ops._eager_run_direct[0](op_type, [input_tensor, axes], attrs, input_tensor._dtype,
-                                                op_type + "/", whole, input_tensor._value, bool(keepdims))
-            return ops._eager_run_typed[0](op_type, [input_tensor, axes], attrs, input_tensor._dtype, op_type + "/",
-                                           kernel_attrs)
     axis = _deprecated_lookup("axis", axis, "reduction_indices", reduction_indices)
     keepdims = _deprecated_lookup("keepdims", keepdims, "keep_dims", keep_dims)
     keepdims = bool(keepdims) if keepdims is not None else False
@@ -372,7 +357,27 @@ _REDUCE_DOC = """Computes the %s of elements across dimensions of a tensor.
 def _reduce_op(func_name, op_type, allowed, what, note, kind):
     """The public constructor `func_name` of reduction `op_type` (`_reduce` over the `allowed` dtypes),
     with `_REDUCE_DOC` filled in with `what`, `note` and `kind`."""
+    scope = op_type + "/"
+
     def fn(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None, keep_dims=None):
+        if (axis is None and name is None and reduction_indices is None and keep_dims is None
+                and type(input_tensor) in ops._EAGER_TYPES):
+            d = ops._eager_default()
+            if d is not None and not d._name_stack:  # eagerly, a whole-tensor reduction: to the kernel
+                dt = input_tensor._dtype
+                whole = _WHOLE.get((op_type, dt))  # (only allowed dtypes are keys)
+                value = input_tensor._value
+                rank = value.ndim
+                if (whole is not None or dt in allowed) and rank < len(_ALL_AXES):
+                    axes = _EAGER_ALL_AXES[rank]
+                    if axes is None:
+                        axes = _EAGER_ALL_AXES[rank] = ops._eager_make[0](_ALL_AXES[rank], dtypes.int32)
+                    keepdims = bool(keepdims)
+                    attrs, kernel_attrs = _ALL_AXES_ATTRS[keepdims]
+                    if whole is not None:
+                        return ops._eager_run_direct[0](op_type, [input_tensor, axes], attrs, dt, scope, whole, value,
+                                                        keepdims)
+                    return ops._eager_run_typed[0](op_type, [input_tensor, axes], attrs, dt, scope, kernel_attrs)
         return _reduce(op_type, input_tensor, axis, keepdims, name, reduction_indices, keep_dims, allowed)
 
     fn.__name__ = fn.__qualname__ = func_name

@@ -49,7 +49,7 @@ _GRAD_TYPES = (ops.Tensor, IndexedSlices)
 _DIFFERENTIABLE = frozenset(d for d in dtypes._ALL if _is_differentiable_dtype(d))
 
 
-_SCALAR_ONES = {}  # NumPy dtype -> a 0-d one, copied for the seed of a scalar target (a loss)
+_SCALAR_ONES = {}  # NumPy dtype -> a read-only 0-d one, the seed of a scalar target (a loss)
 
 
 def _ones_like(t):
@@ -62,7 +62,8 @@ def _ones_like(t):
     one = _SCALAR_ONES.get(v.dtype)
     if one is None:
         one = _SCALAR_ONES[v.dtype] = np.ones((), v.dtype)
-    return make(one.copy(), t._dtype)
+        one.flags.writeable = False  # shared, as eager constants and stored values are read-only
+    return make(one, t._dtype)
 
 
 def imperative_grad(tp, targets, sources, output_gradients=None, unconnected_gradients="none"):

@@ -235,7 +235,7 @@ def test_variable_reads_are_recorded_by_the_tapes_that_watch_them():
     np.testing.assert_allclose(gw.numpy(), [3.0, 4.0])
 
 
-def test_gradient_of_one_target_keeps_the_sources_structure_and_fresh_seeds():
+def test_gradient_of_one_target_keeps_the_sources_structure_and_shares_read_only_seeds():
     w = tf.Variable([1.0, 2.0])
     x = tf.constant([3.0, 4.0])
     with tf.GradientTape(persistent=True) as t:
@@ -249,6 +249,10 @@ def test_gradient_of_one_target_keeps_the_sources_structure_and_fresh_seeds():
     seed = t.gradient(y, y)
     assert seed.numpy() == 1.0 and seed.dtype == tf.float32
     again = t.gradient(y, y)
-    assert again._value is not seed._value  # each seed is its own array
+    assert not seed._value.flags.writeable  # shared, read-only as eager constants
+    v = tf.Variable(0.0)
+    v.assign(seed)
+    v.assign_add(1.0)
+    assert v.numpy() == 2.0 and again.numpy() == 1.0
     assert t.gradient(y, tf.constant(1.0)) is None
     np.testing.assert_array_equal(t.gradient(y, tf.constant(1.0), unconnected_gradients="zero").numpy(), 0.0)

@@ -192,8 +192,20 @@ def _output_grads(op, out_ids, grads):
             return None
         for j, t in enumerate(op._outputs):
             if out_grads[j] is None and (t.dtype.is_floating or t.dtype.is_complex):
-                out_grads[j] = core_ops.zeros_like(t)
+                out_grads[j] = _zeros_grad(t)
     return out_grads
+
+
+def _zeros_grad(t):
+    """Zeros standing for the gradient of an output nothing used, shown as a ZerosLike op (as
+    tf.gradients' are, and TF's eager tape marks its own) so gradient functions can skip the terms
+    they would multiply."""
+    z = core_ops.zeros_like(t)
+    if type(z) is EagerTensor:
+        rec = tape_lib._make_record[0]("ZerosLike", [t], {}, None, ops.get_default_graph(), None)
+        rec._outputs = [z]
+        z._op = rec
+    return z
 
 
 class GradientTape:

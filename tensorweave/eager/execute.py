@@ -10,6 +10,7 @@ from the same records and kernels."""
 import numpy as np
 
 from ..framework import dtypes, errors, ops, registry
+from ..framework.constant_op import scalar_array
 from ..platform import fpstate
 from . import context, tape
 from .tensor import EagerTensor, VariableHandle, make, make_variant
@@ -327,15 +328,26 @@ def _error(exc, op, name):
 
 
 # ---- operators ------------------------------------------------------------------------------------
-# `x + y`, `x - y`, `x * y`, `x / y`, `x @ y` and comparisons on two eager tensors of one dtype reach
-# `run` in one call; every other case (Python operands, mixed dtypes, strings, bools, integer
-# division, a function being traced) takes `Tensor`'s operator, which converts and checks as TF.
-def _fast_operator(name, op_type, dtypes_ok, scope, attrs=None, rank2=False, out_dtype=None):
+# `x + y`, `x - y`, `x * y`, `x / y`, `x // y`, `x % y`, `x @ y` and comparisons on two eager tensors of
+# one dtype, or on an eager tensor and a Python number that converts to its dtype without fail (either
+# side), reach `run_typed` in one call; every other case (mixed dtypes, strings, bools, integer true
+# division, NumPy operands, a function being traced) takes `Tensor`'s operator, which converts and
+# checks as TF.
+def _fast_operator(name, op_type, dtypes_ok, scope, attrs=None, rank2=False, out_dtype=None, reflected=False):
     def operator(x, y):
-        if type(y) is EagerTensor and y._dtype is x._dtype and x._dtype in dtypes_ok:
+        ty = type(y)
+        if ty is EagerTensor:
+            if not reflected and y._dtype is x._dtype and x._dtype in dtypes_ok:
+                d = ops._eager_default()
+                if d is not None and (not rank2 or (x._value.ndim == 2 and y._value.ndim == 2)):
+                    return run_typed(op_type, [x, y], attrs, out_dtype or x._dtype,
+                                     d._name_stack + "/" + scope if d._name_stack else scope)
+        elif (ty is float or ty is int) and not rank2 and x._dtype in dtypes_ok:
             d = ops._eager_default()
-            if d is not None and (not rank2 or (x._value.ndim == 2 and y._value.ndim == 2)):
-                return run_typed(op_type, [x, y], attrs, out_dtype or x._dtype,
+            a = scalar_array(y, x._dtype)  # as `convert_to_tensor` converts it, when that cannot fail
+            if d is not None and a is not None:
+                c = make(a, x._dtype)
+                return run_typed(op_type, [c, x] if reflected else [x, c], attrs, out_dtype or x._dtype,
                                  d._name_stack + "/" + scope if d._name_stack else scope)
         return getattr(ops.Tensor, name)(x, y)
 
@@ -354,12 +366,17 @@ for _name, _op_type, _ok, _scope, _attrs, _rank2 in [  # _scope: the name scope 
         ("__sub__", "Sub", _NUMBERS, "sub/", None, False),
         ("__mul__", "Mul", _NUMBERS, "mul/", None, False),
         ("__truediv__", "RealDiv", _FLOATS, "truediv/", None, False),
+        ("__floordiv__", "FloorDiv", _REAL, "floordiv/", None, False),
+        ("__mod__", "FloorMod", _REAL, "mod/", None, False),
         ("__matmul__", "MatMul", _MATMUL, "matmul/", {"transpose_a": False, "transpose_b": False}, True),
         ("__lt__", "Less", _REAL, "Less/", None, False),
         ("__le__", "LessEqual", _REAL, "LessEqual/", None, False),
         ("__gt__", "Greater", _REAL, "Greater/", None, False),
         ("__ge__", "GreaterEqual", _REAL, "GreaterEqual/", None, False)]:
-    setattr(EagerTensor, _name, _fast_operator(_name, _op_type, _ok, _scope, _attrs, _rank2,
-                                               dtypes.bool_ if _op_type.startswith(("Less", "Greater")) else None))
+    _out = dtypes.bool_ if _op_type.startswith(("Less", "Greater")) else None
+    setattr(EagerTensor, _name, _fast_operator(_name, _op_type, _ok, _scope, _attrs, _rank2, _out))
+    if _out is None and not _rank2:  # `2.0 * x`: the Python operand comes first
+        _rname = "__r" + _name[2:]
+        setattr(EagerTensor, _rname, _fast_operator(_rname, _op_type, _ok, _scope, reflected=True))
 ops._eager_run_typed[0] = run_typed
 ops._eager_run_direct[0] = run_direct

@@ -14,6 +14,25 @@ _EMPTY = object()  # an empty sequence fits any dtype (float32 when none is aske
 _INT32_MIN, _INT32_LIMIT = -2 ** 31, 2 ** 31
 
 
+_INEXACT = frozenset((dtypes.float16, dtypes.float32, dtypes.float64, dtypes.complex64, dtypes.complex128))
+_INT_RANGES = {dtypes.int32: (_INT32_MIN, _INT32_LIMIT), dtypes.int64: (-2 ** 63, 2 ** 63)}
+
+
+def scalar_array(value, dtype):
+    """`to_numpy(value, dtype)` for a Python float or int (not a bool) whose conversion cannot fail:
+    into a floating or complex dtype, or an int in range into int32/int64. None otherwise: the
+    caller then converts the full way, which raises TF's errors."""
+    tv = type(value)
+    if tv is float or tv is int:
+        if dtype in _INEXACT:
+            return np.array(value, dtype=dtype.as_numpy_dtype)
+        if tv is int:
+            bounds = _INT_RANGES.get(dtype)
+            if bounds is not None and bounds[0] <= value < bounds[1]:
+                return np.array(value, dtype=dtype.as_numpy_dtype)
+    return None
+
+
 def _infer_python_dtype(value):
     """The dtype TF infers for a (nested) Python value: int32/int64, float32, bool, complex128, string."""
     tv = type(value)

@@ -6,6 +6,7 @@ import numbers
 import numpy as np
 
 from ..framework import dtypes, errors, ops, registry, tensor_util
+from ..framework.constant_op import scalar_array
 
 _FLOAT = (dtypes.float16, dtypes.float32, dtypes.float64)
 _COMPLEX = (dtypes.complex64, dtypes.complex128)
@@ -161,19 +162,36 @@ def _check_int_divisor(x, y):
 _OUTPUT_IS_X = {}  # op type -> whether its output dtype is its first input's (its infer is `_broadcast_infer`)
 
 
+def _eager_operands(x, y):
+    """[x, y] as eager tensors of one dtype, if they are, or if one is and the other a Python scalar
+    that converts to its dtype without fail (`constant_op.scalar_array`); else None."""
+    eager = ops._EAGER_TYPES
+    if type(x) in eager:
+        if type(y) in eager:
+            return [x, y] if x._dtype is y._dtype else None
+        a = scalar_array(y, x._dtype)
+        return None if a is None else [x, ops._eager_make[0](a, x._dtype)]
+    if type(y) in eager:
+        a = scalar_array(x, y._dtype)
+        return None if a is None else [ops._eager_make[0](a, y._dtype), y]
+    return None
+
+
 def _binary(op_type, x, y, name, allowed, default_name=None, names=("x", "y")):
     """Converts `x`, `y` to one dtype, checks it, and adds the broadcasting binary op."""
-    if name is None and type(x) in ops._EAGER_TYPES and type(y) in ops._EAGER_TYPES and x._dtype is y._dtype \
-            and x._dtype in allowed:
+    if name is None:
         d = ops._eager_default()
-        if d is not None and not d._name_stack:  # eagerly, nothing to convert: to the kernel
-            typed = _OUTPUT_IS_X.get(op_type)
-            if typed is None:
-                typed = _OUTPUT_IS_X[op_type] = registry.get_op_def(op_type).infer is _broadcast_infer
-            if typed:
-                return ops._eager_run_typed[0](op_type, [x, y], None, x._dtype, (default_name or op_type) + "/")
-            res = ops._eager_run[0](op_type, [x, y], None, (default_name or op_type) + "/")
-            return res[0] if type(res) is list else res._outputs[0]
+        if d is not None and not d._name_stack:
+            inputs = _eager_operands(x, y)
+            if inputs is not None and inputs[0]._dtype in allowed:  # eagerly, converted as below: to the kernel
+                typed = _OUTPUT_IS_X.get(op_type)
+                if typed is None:
+                    typed = _OUTPUT_IS_X[op_type] = registry.get_op_def(op_type).infer is _broadcast_infer
+                if typed:
+                    return ops._eager_run_typed[0](op_type, inputs, None, inputs[0]._dtype,
+                                                   (default_name or op_type) + "/")
+                res = ops._eager_run[0](op_type, inputs, None, (default_name or op_type) + "/")
+                return res[0] if type(res) is list else res._outputs[0]
     with _op_scope(name, default_name or op_type, [x, y]) as scope:
         x, y = _convert_same([x, y], names, op_type)
         _check_dtype(x, allowed, names[0])

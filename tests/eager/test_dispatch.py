@@ -256,3 +256,28 @@ def test_gradient_of_one_target_keeps_the_sources_structure_and_shares_read_only
     assert v.numpy() == 2.0 and again.numpy() == 1.0
     assert t.gradient(y, tf.constant(1.0)) is None
     np.testing.assert_array_equal(t.gradient(y, tf.constant(1.0), unconnected_gradients="zero").numpy(), 0.0)
+
+
+def test_python_scalar_operands_convert_to_the_tensors_float_dtype_on_either_side():
+    for dt in (np.float16, np.float32, np.float64):
+        v = np.array([0.5, -2.0, 3.0], dt)
+        x = tf.constant(v)
+        for got, want in [(x + 1, v + dt(1)), (2.5 * x, dt(2.5) * v), (1 - x, dt(1) - v), (x - 0.25, v - dt(0.25)),
+                          (x / 4, v / dt(4)), (3.0 / x, dt(3) / v), (x * 0.1, v * dt(0.1))]:
+            assert got.dtype == tf.as_dtype(dt)
+            np.testing.assert_array_equal(got.numpy(), want)
+        np.testing.assert_array_equal((x < 1).numpy(), v < 1)
+        np.testing.assert_array_equal((0.6 < x).numpy(), v > dt(0.6))
+        assert (x >= 0.5).dtype == tf.bool
+    i = tf.constant([1, 2])
+    assert (i + 1).dtype == tf.int32 and (2 * i).dtype == tf.int32  # integer tensors take the full path
+    with pytest.raises(TypeError):
+        _ = i + 1.5
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = tf.reduce_sum(3.0 * x * x - 1 / x)
+    np.testing.assert_allclose(t.gradient(y, x).numpy(), [7.0, 12.25])
+    with tf.name_scope("outer"):
+        with pytest.raises(tf.errors.InvalidArgumentError, match=r"\[Op:RealDiv\] name: outer/truediv"):
+            _ = tf.constant([[1.0, 2.0]]) / tf.constant([1.0, 2.0, 3.0])

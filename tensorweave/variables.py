@@ -9,7 +9,7 @@ call.
 
 import weakref
 
-from .eager import context, tape
+from .eager import context, execute, tape
 from .eager.tensor import _CPU, EagerTensor, _numpy_text, make, make_handle
 from .framework import dtypes, ops, registry, tensor_util
 from .framework.func_graph import FuncGraph, outermost_graph
@@ -499,6 +499,9 @@ class EagerVariable(Variable):
             return "<tf.Variable '%s' shape=%s dtype=%s>" % (self.name, self.shape, self.dtype.name)
         return "<tf.Variable '%s' shape=%s dtype=%s, numpy=%s>" % (
             self.name, self.shape, self.dtype.name, _numpy_text(self.value(), True))
+
+
+execute.VARIABLE_TYPES.add(EagerVariable)
 
 
 def _read_grad(op, grad):

@@ -179,7 +179,7 @@ def _eager_operands(x, y):
 
 def _binary(op_type, x, y, name, allowed, default_name=None, names=("x", "y")):
     """Converts `x`, `y` to one dtype, checks it, and adds the broadcasting binary op."""
-    if name is None:
+    if name is None and (type(x) in ops._EAGER_TYPES or type(y) in ops._EAGER_TYPES):
         d = ops._eager_default()
         if d is not None and not d._name_stack:
             inputs = _eager_operands(x, y)

@@ -281,3 +281,58 @@ def test_python_scalar_operands_convert_to_the_tensors_float_dtype_on_either_sid
     with tf.name_scope("outer"):
         with pytest.raises(tf.errors.InvalidArgumentError, match=r"\[Op:RealDiv\] name: outer/truediv"):
             _ = tf.constant([[1.0, 2.0]]) / tf.constant([1.0, 2.0, 3.0])
+
+
+def test_binary_ops_convert_a_python_number_to_the_tensors_dtype():
+    n = tf.constant(27)
+    assert tf.equal(n % 2, 1).numpy() and not tf.not_equal(n, 27).numpy()
+    np.testing.assert_array_equal((n // 2).numpy(), 13)
+    np.testing.assert_array_equal((3 * n + 1).numpy(), 82)
+    x = tf.constant([-1.5, 2.0])
+    np.testing.assert_array_equal(tf.maximum(x, 0).numpy(), [0.0, 2.0])
+    r = tf.subtract(1, x)  # the Python operand first: converted to the tensor's dtype
+    assert r.dtype == tf.float32
+    np.testing.assert_array_equal(r.numpy(), [2.5, -1.0])
+    np.testing.assert_array_equal((x // 1).numpy(), [-2.0, 2.0])
+    np.testing.assert_array_equal((7.5 % x).numpy(), np.mod(np.float32(7.5), x.numpy()))
+    big = tf.constant([1, 2], tf.int64) * 2 ** 40
+    assert big.dtype == tf.int64 and big.numpy()[1] == 2 ** 41
+    with pytest.raises(TypeError, match="does not match"):
+        tf.multiply(tf.constant([1, 2]), 2 ** 40)  # out of int32's range: the full conversion's error
+    with pytest.raises(TypeError):
+        tf.add(tf.constant([1, 2]), 0.5)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"Integer division by zero \[Op:FloorMod\] name: mod"):
+        _ = n % 0
+    with tf.name_scope("s"):
+        with pytest.raises(tf.errors.InvalidArgumentError, match=r"\[Op:FloorDiv\] name: s/floordiv"):
+            _ = n // 0
+
+
+def test_an_unconnected_output_gets_zeros_marked_as_zeros_like():
+    seen = []
+
+    @tf.custom_gradient
+    def two(v):
+        def grad(da, db):
+            seen.append((db.op.type, db.numpy().tolist()))
+            return da * 2 + db * 3
+        return (v * 2, v * 3), grad
+
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as t:
+        t.watch(x)
+        a, _ = two(x)
+        y = tf.reduce_sum(a)
+    np.testing.assert_array_equal(t.gradient(y, x).numpy(), [2.0, 2.0])
+    assert seen == [("ZerosLike", [0.0, 0.0])]
+
+
+def test_a_variable_operand_is_read_and_recorded():
+    w = tf.Variable([1.0, 2.0])
+    x = tf.constant([3.0, 4.0])
+    np.testing.assert_array_equal((x + w).numpy(), [4.0, 6.0])
+    np.testing.assert_array_equal((x / w).numpy(), [3.0, 2.0])
+    with tf.GradientTape() as t:
+        y = tf.reduce_sum(x * w)
+    np.testing.assert_array_equal(t.gradient(y, w).numpy(), [3.0, 4.0])
+    assert t.watched_variables() == (w,)

@@ -159,8 +159,8 @@ def run_typed(op_type, inputs, attrs, dtype, name, kernel_attrs=None):
     return t
 
 
-def run_direct(op_type, inputs, attrs, dtype, name, fn, a, b):
-    """`run_typed` for a caller that computes the op's result itself: `fn(a, b)` (on the inputs'
+def run_direct(op_type, inputs, attrs, dtype, name, fn, args):
+    """`run_typed` for a caller that computes the op's result itself: `fn(np, *args)` (on the inputs'
     values) must give exactly what the op's kernel gives for `inputs` (an ndarray, or a NumPy scalar,
     of `dtype`), e.g. a whole-tensor sum as one ufunc reduction. Anything `fn` raises is left to the
     registered kernel on the full path, which explains it.
@@ -168,23 +168,12 @@ def run_direct(op_type, inputs, attrs, dtype, name, fn, a, b):
     Returns:
       The output tensor.
     """
-    if _fp_var is None or (tape._stack and _OPS[op_type].records_for_gradient):
+    if tape._stack and _OPS[op_type].records_for_gradient:
         return run_typed(op_type, inputs, attrs, dtype, name)
-    token = _fp_var.set(_FP_QUIET)
-    try:
-        out = fn(a, b)
-    except Exception:
-        out = _FAILED
-    finally:
-        _fp_var.reset(token)
+    out = _call_pure(fn, args, None)
     if out is _FAILED:
         return execute_op(op_type, inputs, attrs or {}, name)._outputs[0]
-    t = _new(EagerTensor)  # `make`, inline
-    t._value = out if type(out) is _ndarray else np.asarray(out)
-    t._dtype = dtype
-    t._value_index = 0
-    t._consumers = ()
-    t._id = _next_uid()
+    t = make(out if type(out) is _ndarray else np.asarray(out), dtype)
     if tape._stack:
         tape.record_direct(op_type, inputs, attrs, _OPS[op_type], [t])
     return t

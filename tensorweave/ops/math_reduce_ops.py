@@ -283,16 +283,16 @@ _BY_RANK = [tuple(range(r)) for r in range(len(_ALL_AXES))]
 _add_reduce = np.add.reduce
 
 
-def _whole_sum(x, keep_dims):
+def _whole_sum(xp, x, keep_dims):
     return _add_reduce(x, _BY_RANK[x.ndim], x.dtype, None, keep_dims)
 
 
-def _whole_mean(x, keep_dims):
+def _whole_mean(xp, x, keep_dims):
     # np.mean's own steps (sum, then divide by the count); NumPy 2 keeps a float32 sum / int in float32.
     return _add_reduce(x, _BY_RANK[x.ndim], x.dtype, None, keep_dims) / x.size
 
 
-# (op type, dtype) -> fn(value, keep_dims): what the op's kernel gives for a whole-tensor reduction (the
+# (op type, dtype) -> fn(np, value, keep_dims): what the op's kernel gives for a whole-tensor reduction (the
 # same ufunc calls, without the axis handling) for the eager direct path.
 _WHOLE = {("Sum", d): _whole_sum for d in (dtypes.float32, dtypes.float64, dtypes.int32, dtypes.int64)}
 if int(np.__version__.split(".")[0]) >= 2:
@@ -375,8 +375,8 @@ def _reduce_op(func_name, op_type, allowed, what, note, kind):
                     keepdims = bool(keepdims)
                     attrs, kernel_attrs = _ALL_AXES_ATTRS[keepdims]
                     if whole is not None:
-                        return ops._eager_run_direct[0](op_type, [input_tensor, axes], attrs, dt, scope, whole, value,
-                                                        keepdims)
+                        return ops._eager_run_direct[0](op_type, [input_tensor, axes], attrs, dt, scope, whole,
+                                                        (value, keepdims))
                     return ops._eager_run_typed[0](op_type, [input_tensor, axes], attrs, dt, scope, kernel_attrs)
         return _reduce(op_type, input_tensor, axis, keepdims, name, reduction_indices, keep_dims, allowed)
 

@@ -15,7 +15,7 @@ from ..platform import fpstate
 from . import context, tape
 from .tensor import EagerTensor, VariableHandle, make, make_variant
 
-__all__ = ["execute_op", "execute_like", "run", "run_direct", "run_typed"]
+__all__ = ["execute_op", "execute_like", "run", "run_typed"]
 
 _NO_SITE = ("<eager>", 0)
 
@@ -115,12 +115,14 @@ def run(op_type, inputs, attrs=None, name=None):
     return outputs
 
 
-def run_typed(op_type, inputs, attrs, dtype, name, kernel_attrs=None):
+def run_typed(op_type, inputs, attrs, dtype, name, kernel_attrs=None, kernel=None):
     """`run` for a caller that knows the op's single output dtype from the inputs' dtypes (an
     elementwise op on one dtype, a whole-tensor reduction, a matrix product): no signature and no
     `infer` unless the kernel fails. The caller guarantees a pure, registered op of one output and
-    eager inputs holding arrays; a failure is explained by the full path as in `run`.
-    `kernel_attrs`: `attrs` without the private ("_") ones, when the caller has them at hand.
+    eager inputs holding arrays; a failure is explained by the full path (the registered kernel) as
+    in `run`. `kernel_attrs`: `attrs` without the private ("_") ones, when the caller has them at
+    hand. `kernel`: a specialisation of the op's kernel for these attributes that gives exactly its
+    results (e.g. a whole-tensor sum as the one ufunc reduction the kernel calls).
 
     Returns:
       The output tensor.
@@ -129,17 +131,19 @@ def run_typed(op_type, inputs, attrs, dtype, name, kernel_attrs=None):
     if tape._stack and op_def.records_for_gradient:
         return execute_op(op_type, inputs, attrs or {}, name)._outputs[0]
     kw = kernel_attrs if kernel_attrs is not None else _kernel_attrs(attrs) if attrs else None
+    if kernel is None:
+        kernel = op_def.kernel
     if _fp_var is None:
-        out = _call_pure(op_def.kernel, [t._value for t in inputs], kw)
+        out = _call_pure(kernel, [t._value for t in inputs], kw)
     else:  # `_call_pure`, inline: this is the hottest eager path
         token = _fp_var.set(_FP_QUIET)
         try:
             if kw:
-                out = op_def.kernel(np, *[t._value for t in inputs], **kw)
+                out = kernel(np, *[t._value for t in inputs], **kw)
             elif len(inputs) == 2:
-                out = op_def.kernel(np, inputs[0]._value, inputs[1]._value)
+                out = kernel(np, inputs[0]._value, inputs[1]._value)
             else:
-                out = op_def.kernel(np, *[t._value for t in inputs])
+                out = kernel(np, *[t._value for t in inputs])
         except Exception:
             out = _FAILED
         finally:
@@ -147,7 +151,7 @@ def run_typed(op_type, inputs, attrs, dtype, name, kernel_attrs=None):
     if out is _FAILED:
         return execute_op(op_type, inputs, attrs or {}, name)._outputs[0]
     if type(out) is not _ndarray:
-        out = np.asarray(out, dtype=dtype.as_numpy_dtype)
+        out = np.asarray(out, dtype=dtype._np)
     t = _new(EagerTensor)  # `make`, inline
     t._value = out
     t._dtype = dtype
@@ -156,26 +160,6 @@ def run_typed(op_type, inputs, attrs, dtype, name, kernel_attrs=None):
     t._id = _next_uid()
     if tape._stack:
         tape.record_direct(op_type, inputs, attrs, op_def, [t])
-    return t
-
-
-def run_direct(op_type, inputs, attrs, dtype, name, fn, args):
-    """`run_typed` for a caller that computes the op's result itself: `fn(np, *args)` (on the inputs'
-    values) must give exactly what the op's kernel gives for `inputs` (an ndarray, or a NumPy scalar,
-    of `dtype`), e.g. a whole-tensor sum as one ufunc reduction. Anything `fn` raises is left to the
-    registered kernel on the full path, which explains it.
-
-    Returns:
-      The output tensor.
-    """
-    if tape._stack and _OPS[op_type].records_for_gradient:
-        return run_typed(op_type, inputs, attrs, dtype, name)
-    out = _call_pure(fn, args, None)
-    if out is _FAILED:
-        return execute_op(op_type, inputs, attrs or {}, name)._outputs[0]
-    t = make(out if type(out) is _ndarray else np.asarray(out), dtype)
-    if tape._stack:
-        tape.record_direct(op_type, inputs, attrs, _OPS[op_type], [t])
     return t
 
 
@@ -373,4 +357,3 @@ for _name, _op_type, _ok, _scope, _attrs, _rank2 in [  # _scope: the name scope 
         _rname = "__r" + _name[2:]
         setattr(EagerTensor, _rname, _fast_operator(_rname, _op_type, _ok, _scope, reflected=True))
 ops._eager_run_typed[0] = run_typed
-ops._eager_run_direct[0] = run_direct

@@ -982,7 +982,6 @@ def get_name_scope():
 _eager_run = [None]  # eager.execute.run, once eager execution is imported
 _eager_make = [None]  # eager.tensor.make: (ndarray, DType) -> an eager tensor
 _eager_run_typed = [None]  # eager.execute.run_typed: ops whose output dtype the caller knows
-_eager_run_direct = [None]  # eager.execute.run_direct: ops whose result the caller computes as the kernel
 
 
 def _eager_default():

@@ -280,23 +280,28 @@ _EAGER_ALL_AXES = [None] * len(_ALL_AXES)  # their eager tensors, made on first 
 # (op attributes, kernel attributes) of an eager whole-tensor reduction, by keepdims; shared, never mutated.
 _ALL_AXES_ATTRS = {k: ({"keep_dims": k, "_all_axes": True}, {"keep_dims": k}) for k in (False, True)}
 _BY_RANK = [tuple(range(r)) for r in range(len(_ALL_AXES))]
+_NO_KERNEL_ATTRS = {}  # (a specialised kernel takes none; shared, never mutated)
 _add_reduce = np.add.reduce
 
 
-def _whole_sum(xp, x, keep_dims):
-    return _add_reduce(x, _BY_RANK[x.ndim], x.dtype, None, keep_dims)
+def _whole_kernel(mean, keep_dims):
+    """The kernel of a whole-tensor Sum (or Mean) with `keep_dims`: the ufunc calls the registered
+    kernel makes, without its axis handling."""
+    if mean:  # np.mean's own steps (sum, then divide by the count); NumPy 2 keeps float32 / int in float32
+        def kernel(xp, x, axes):
+            return _add_reduce(x, _BY_RANK[x.ndim], x.dtype, None, keep_dims) / x.size
+    else:
+        def kernel(xp, x, axes):
+            return _add_reduce(x, _BY_RANK[x.ndim], x.dtype, None, keep_dims)
+    return kernel
 
 
-def _whole_mean(xp, x, keep_dims):
-    # np.mean's own steps (sum, then divide by the count); NumPy 2 keeps a float32 sum / int in float32.
-    return _add_reduce(x, _BY_RANK[x.ndim], x.dtype, None, keep_dims) / x.size
-
-
-# (op type, dtype) -> fn(np, value, keep_dims): what the op's kernel gives for a whole-tensor reduction (the
-# same ufunc calls, without the axis handling) for the eager direct path.
-_WHOLE = {("Sum", d): _whole_sum for d in (dtypes.float32, dtypes.float64, dtypes.int32, dtypes.int64)}
+# (op type, dtype, keep_dims) -> that kernel, for the eager path of the dtypes where it is the registered one's
+_WHOLE = {("Sum", d, k): _whole_kernel(False, k) for d in (dtypes.float32, dtypes.float64, dtypes.int32, dtypes.int64)
+          for k in (False, True)}
 if int(np.__version__.split(".")[0]) >= 2:
-    _WHOLE.update({("Mean", d): _whole_mean for d in (dtypes.float32, dtypes.float64)})
+    _WHOLE.update({("Mean", d, k): _whole_kernel(True, k) for d in (dtypes.float32, dtypes.float64)
+                   for k in (False, True)})
 
 
 def _reduction_axes(x, axis):
@@ -365,19 +370,16 @@ def _reduce_op(func_name, op_type, allowed, what, note, kind):
             d = ops._eager_default()
             if d is not None and not d._name_stack:  # eagerly, a whole-tensor reduction: to the kernel
                 dt = input_tensor._dtype
-                whole = _WHOLE.get((op_type, dt))  # (only allowed dtypes are keys)
-                value = input_tensor._value
-                rank = value.ndim
+                keepdims = bool(keepdims)
+                whole = _WHOLE.get((op_type, dt, keepdims))  # (only allowed dtypes are keys)
+                rank = input_tensor._value.ndim
                 if (whole is not None or dt in allowed) and rank < len(_ALL_AXES):
                     axes = _EAGER_ALL_AXES[rank]
                     if axes is None:
                         axes = _EAGER_ALL_AXES[rank] = ops._eager_make[0](_ALL_AXES[rank], dtypes.int32)
-                    keepdims = bool(keepdims)
                     attrs, kernel_attrs = _ALL_AXES_ATTRS[keepdims]
-                    if whole is not None:
-                        return ops._eager_run_direct[0](op_type, [input_tensor, axes], attrs, dt, scope, whole,
-                                                        (value, keepdims))
-                    return ops._eager_run_typed[0](op_type, [input_tensor, axes], attrs, dt, scope, kernel_attrs)
+                    return ops._eager_run_typed[0](op_type, [input_tensor, axes], attrs, dt, scope,
+                                                   _NO_KERNEL_ATTRS if whole is not None else kernel_attrs, whole)
         return _reduce(op_type, input_tensor, axis, keepdims, name, reduction_indices, keep_dims, allowed)
 
     fn.__name__ = fn.__qualname__ = func_name

@@ -9,7 +9,7 @@ call.
 
 import weakref
 
-from .eager import context, execute, tape
+from .eager import context, tape
 from .eager.tensor import _CPU, EagerTensor, _numpy_text, make, make_handle
 from .framework import dtypes, ops, registry, tensor_util
 from .framework.func_graph import FuncGraph, outermost_graph
@@ -501,7 +501,7 @@ class EagerVariable(Variable):
             self.name, self.shape, self.dtype.name, _numpy_text(self.value(), True))
 
 
-execute.VARIABLE_TYPES.add(EagerVariable)
+ops._EAGER_VARIABLE_TYPES.add(EagerVariable)
 
 
 def _read_grad(op, grad):

@@ -306,9 +306,6 @@ def _error(exc, op, name):
 # side), reach `run_typed` in one call; every other case (mixed dtypes, strings, bools, integer true
 # division, NumPy operands, a function being traced) takes `Tensor`'s operator, which converts and
 # checks as TF.
-VARIABLE_TYPES = set()  # eager variable classes (added by `variables`): operands read with `.value()`
-
-
 def _fast_operator(name, op_type, dtypes_ok, scope, attrs=None, rank2=False, out_dtype=None, reflected=False):
     def operator(x, y):
         ty = type(y)
@@ -325,7 +322,7 @@ def _fast_operator(name, op_type, dtypes_ok, scope, attrs=None, rank2=False, out
                 c = make(a, x._dtype)
                 return run_typed(op_type, [c, x] if reflected else [x, c], attrs, out_dtype or x._dtype,
                                  d._name_stack + "/" + scope if d._name_stack else scope)
-        elif ty in VARIABLE_TYPES:  # `x @ w + b`: the variable's value, as `convert_to_tensor` reads it
+        elif ty in ops._EAGER_VARIABLE_TYPES:  # `x @ w + b`: the variable's value, as `convert_to_tensor` reads it
             return operator(x, y.value())
         return getattr(ops.Tensor, name)(x, y)
 

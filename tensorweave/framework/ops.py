@@ -906,6 +906,7 @@ def _graph_of(values):
 
 
 _EAGER_TYPES = set()  # classes of eager values (eager tensors), registered by the eager layer
+_EAGER_VARIABLE_TYPES = set()  # eager variable classes (variables.EagerVariable): operands read with `.value()`
 _PLAIN_TYPES = {float, int, bool, list, tuple, str, bytes}
 
 

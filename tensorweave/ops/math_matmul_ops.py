@@ -253,6 +253,10 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
         or the shapes are incompatible.
       TypeError: If the dtypes differ or are not supported.
     """
+    if type(a) in ops._EAGER_VARIABLE_TYPES:  # `tf.matmul(x, w)` eagerly: the value, as conversion reads it
+        a = a.value()
+    if type(b) in ops._EAGER_VARIABLE_TYPES:
+        b = b.value()
     if (name is None and not (transpose_a or transpose_b or adjoint_a or adjoint_b)
             and type(a) in ops._EAGER_TYPES and type(b) in ops._EAGER_TYPES and a._dtype is b._dtype
             and a._dtype in _MATMUL_TYPES):

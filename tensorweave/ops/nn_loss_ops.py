@@ -268,11 +268,14 @@ def _sparse_xent_kernel(xp, features, labels):
         return _no_classes(xp, features, labels.shape)
     shifted = features - features.max(axis=-1, keepdims=True)
     log_sum = np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
-    picked = np.take_along_axis(shifted, labels[..., None].astype(np.intp), axis=-1)
-    loss = (log_sum - picked)[..., 0]
+    # The label's entry of each row by fancy indexing on [rows, classes] views (take_along_axis's
+    # index building costs more than the whole loss for small batches).
+    rows = np.arange(labels.size)
+    flat_labels = labels.reshape(-1).astype(np.intp, copy=False)
+    picked = shifted.reshape(-1, num_classes)[rows, flat_labels].reshape(labels.shape)
+    loss = log_sum[..., 0] - picked
     backprop = np.exp(shifted - log_sum)
-    np.put_along_axis(backprop, labels[..., None].astype(np.intp),
-                      np.take_along_axis(backprop, labels[..., None].astype(np.intp), axis=-1) - 1, axis=-1)
+    backprop.reshape(-1, num_classes)[rows, flat_labels] -= 1
     return np.asarray(loss, features.dtype), backprop
 
 

@@ -336,3 +336,15 @@ def test_a_variable_operand_is_read_and_recorded():
         y = tf.reduce_sum(x * w)
     np.testing.assert_array_equal(t.gradient(y, w).numpy(), [3.0, 4.0])
     assert t.watched_variables() == (w,)
+
+
+def test_matmul_reads_variable_arguments_on_the_tape():
+    w = tf.Variable([[1.0], [2.0]])
+    x = tf.constant([[3.0, 4.0]])
+    with tf.GradientTape() as t:
+        y = tf.reduce_sum(tf.matmul(x, w))
+        z = tf.reduce_sum(tf.matmul(w, x))
+    gy, gz = t.gradient([y, z], [w, x])
+    np.testing.assert_array_equal(gy.numpy(), [[10.0], [11.0]])  # x^T 1 + 1 x^T: [[3], [4]] + [[7], [7]]
+    np.testing.assert_array_equal(gz.numpy(), [[4.0, 5.0]])
+    assert t.watched_variables() == (w,)

@@ -274,7 +274,7 @@ def _sparse_xent_kernel(xp, features, labels):
     flat_labels = labels.reshape(-1).astype(np.intp, copy=False)
     picked = shifted.reshape(-1, num_classes)[rows, flat_labels].reshape(labels.shape)
     loss = log_sum[..., 0] - picked
-    backprop = np.exp(shifted - log_sum)
+    backprop = np.ascontiguousarray(np.exp(shifted - log_sum))  # (so the [rows, classes] reshape is a view)
     backprop.reshape(-1, num_classes)[rows, flat_labels] -= 1
     return np.asarray(loss, features.dtype), backprop
 

@@ -525,3 +525,25 @@ def test_op_types_and_names():
     assert tf.nn.sigmoid_cross_entropy_with_logits(labels=x, logits=x).name == "logistic_loss:0"
     mean, var = tf.nn.moments(x, [0])
     assert mean.name.startswith("moments/") and var.name.startswith("moments/")
+
+
+@pytest.mark.parametrize("layout", ["transposed", "fortran", "c"])
+def test_sparse_xent_gradient_for_any_memory_layout_of_the_logits(layout):
+    """The kernel subtracts one at each label through a [rows, classes] view of its backprop: a
+    logits layout whose reshape would copy must not lose that update."""
+    rng = np.random.RandomState(5)
+    base = rng.randn(5, 4, 3).astype(np.float32)
+    logits = {"transposed": base.transpose(1, 0, 2), "fortran": np.asfortranarray(base.transpose(1, 0, 2)),
+              "c": np.ascontiguousarray(base.transpose(1, 0, 2))}[layout]
+    labels = rng.randint(0, 3, (4, 5)).astype(np.int32)
+    want = np_softmax(logits.astype(np.float64))
+    want[np.arange(4)[:, None], np.arange(5)[None, :], labels] -= 1
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [4, 5, 3])
+        loss = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=x)
+        g = tf.gradients(tf.reduce_sum(loss), x)[0]
+        with tf.Session() as sess:
+            got_loss, got = sess.run([loss, g], {x: logits})
+    np.testing.assert_allclose(got, want, atol=1e-6)
+    np.testing.assert_allclose(got_loss, -np.log(np_softmax(logits.astype(np.float64)))[
+        np.arange(4)[:, None], np.arange(5)[None, :], labels], rtol=1e-5)

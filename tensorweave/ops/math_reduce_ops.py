@@ -280,6 +280,7 @@ _EAGER_ALL_AXES = [None] * len(_ALL_AXES)  # their eager tensors, made on first 
 # (op attributes, kernel attributes) of an eager whole-tensor reduction, by keepdims; shared, never mutated.
 _ALL_AXES_ATTRS = {k: ({"keep_dims": k, "_all_axes": True}, {"keep_dims": k}) for k in (False, True)}
 _BY_RANK = [tuple(range(r)) for r in range(len(_ALL_AXES))]
+_EXACT_COUNT = 2 ** 24  # the largest element count float32 (float16's sums run through float32) holds exactly
 _NO_KERNEL_ATTRS = {}  # (a specialised kernel takes none; shared, never mutated)
 _add_reduce = np.add.reduce
 
@@ -287,8 +288,13 @@ _add_reduce = np.add.reduce
 def _whole_kernel(mean, keep_dims):
     """The kernel of a whole-tensor Sum (or Mean) with `keep_dims`: the ufunc calls the registered
     kernel makes, without its axis handling."""
-    if mean:  # np.mean's own steps (sum, then divide by the count); NumPy 2 keeps float32 / int in float32
+    if mean:
         def kernel(xp, x, axes):
+            if x.size > _EXACT_COUNT:
+                return _mean_kernel(xp, x, axes, keep_dims)
+            # np.mean's steps: the sum, then the division by the count, which np.mean does in float64 and
+            # NumPy 2 here in float32 (Python int divisor): the same value, as float64 holds float32's
+            # quotient exactly enough to round it once, while the count is exact in float32.
             return _add_reduce(x, _BY_RANK[x.ndim], x.dtype, None, keep_dims) / x.size
     else:
         def kernel(xp, x, axes):

@@ -348,3 +348,22 @@ def test_matmul_reads_variable_arguments_on_the_tape():
     np.testing.assert_array_equal(gy.numpy(), [[10.0], [11.0]])  # x^T 1 + 1 x^T: [[3], [4]] + [[7], [7]]
     np.testing.assert_array_equal(gz.numpy(), [[4.0, 5.0]])
     assert t.watched_variables() == (w,)
+
+
+def test_a_whole_mean_beyond_float32s_exact_counts_takes_the_registered_kernel(monkeypatch):
+    from tensorweave.ops import math_reduce_ops
+    v = np.random.RandomState(2).randn(3, 7).astype(np.float32)
+    calls = []
+    kernel = math_reduce_ops._mean_kernel
+
+    def spy(*args):
+        calls.append(args[3])
+        return kernel(*args)
+
+    monkeypatch.setattr(math_reduce_ops, "_EXACT_COUNT", 4)  # as if 21 elements were more than 2**24
+    monkeypatch.setattr(math_reduce_ops, "_mean_kernel", spy)
+    for keepdims in (False, True):
+        got = tf.reduce_mean(tf.constant(v), keepdims=keepdims)
+        np.testing.assert_array_equal(got.numpy(), np.mean(v, axis=(0, 1), keepdims=keepdims))
+        assert got.dtype == tf.float32
+    assert calls == [False, True]

@@ -460,36 +460,47 @@ def _pairs(value, n, name, what):
     return tuple(_tuple(v, 2, "%s entry of %s" % (ordinal[i], what)) for i, v in enumerate(value))
 
 
-class _Padding(Layer):
-    """Shared zero padding of the spatial axes."""
+class _SpatialMargins(Layer):
+    """Shared by padding and cropping: per spatial axis a (before, after) pair, kept in the
+    attribute `_ARG` (the constructor argument's name) and added to (`_SIGN` 1) or taken from
+    (-1) each spatial size."""
 
-    def __init__(self, rank, padding, data_format, **kwargs):
+    _ARG = _SIGN = None
+
+    def __init__(self, rank, margins, data_format, **kwargs):
         super().__init__(**kwargs)
         self.rank = rank
-        self.padding = padding
+        setattr(self, self._ARG, margins)
         self.data_format = _check_format(data_format)
         self.input_spec = InputSpec(ndim=rank + 2)
 
     def _pairs(self):
-        return self.padding if self.rank > 1 else (self.padding,)
-
-    def call(self, inputs):
-        pads = [list(p) for p in self._pairs()]
-        return pad(inputs, _with_spatial([0, 0], [0, 0], pads, self.data_format))
+        margins = getattr(self, self._ARG)
+        return margins if self.rank > 1 else (margins,)
 
     def compute_output_shape(self, input_shape):
         shape = tf.TensorShape(input_shape).as_list()
-        space = [None if d is None else d + p[0] + p[1]
+        space = [None if d is None else d + self._SIGN * (p[0] + p[1])
                  for d, p in zip(_spatial(shape, self.data_format), self._pairs())]
         return tf.TensorShape(_with_spatial(shape[0], shape[_channel_axis(self.data_format)], space,
                                             self.data_format))
 
     def get_config(self):
         config = super().get_config()
-        config["padding"] = self.padding
+        config[self._ARG] = getattr(self, self._ARG)
         if self.rank > 1:
             config["data_format"] = self.data_format
         return config
+
+
+class _Padding(_SpatialMargins):
+    """Shared zero padding of the spatial axes."""
+
+    _ARG, _SIGN = "padding", 1
+
+    def call(self, inputs):
+        pads = [list(p) for p in self._pairs()]
+        return pad(inputs, _with_spatial([0, 0], [0, 0], pads, self.data_format))
 
 
 class ZeroPadding1D(_Padding):
@@ -533,36 +544,14 @@ class ZeroPadding3D(_Padding):
         super().__init__(3, _pairs(padding, 3, "padding", "padding"), data_format, **kwargs)
 
 
-class _Cropping(Layer):
+class _Cropping(_SpatialMargins):
     """Shared cropping of the spatial axes."""
 
-    def __init__(self, rank, cropping, data_format, **kwargs):
-        super().__init__(**kwargs)
-        self.rank = rank
-        self.cropping = cropping
-        self.data_format = _check_format(data_format)
-        self.input_spec = InputSpec(ndim=rank + 2)
-
-    def _pairs(self):
-        return self.cropping if self.rank > 1 else (self.cropping,)
+    _ARG, _SIGN = "cropping", -1
 
     def call(self, inputs):
         slices = [slice(b, -a if a else None) for b, a in self._pairs()]
         return inputs[tuple(_with_spatial(slice(None), slice(None), slices, self.data_format))]
-
-    def compute_output_shape(self, input_shape):
-        shape = tf.TensorShape(input_shape).as_list()
-        space = [None if d is None else d - p[0] - p[1]
-                 for d, p in zip(_spatial(shape, self.data_format), self._pairs())]
-        return tf.TensorShape(_with_spatial(shape[0], shape[_channel_axis(self.data_format)], space,
-                                            self.data_format))
-
-    def get_config(self):
-        config = super().get_config()
-        config["cropping"] = self.cropping
-        if self.rank > 1:
-            config["data_format"] = self.data_format
-        return config
 
 
 class Cropping1D(_Cropping):

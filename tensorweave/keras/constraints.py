@@ -3,6 +3,7 @@
 from ..framework import ops
 from ..ops import array_ops, math_ops
 from .backend import epsilon as _epsilon
+from .utils.generic_utils import deserialize_keras_object, serialize_keras_object
 
 __all__ = ["Constraint", "MaxNorm", "MinMaxNorm", "NonNeg", "UnitNorm", "deserialize", "get", "max_norm",
            "min_max_norm", "non_neg", "radial_constraint", "RadialConstraint", "serialize",
@@ -154,20 +155,17 @@ _OBJECTS = {"Constraint": Constraint, "MaxNorm": MaxNorm, "NonNeg": NonNeg, "Uni
 
 def serialize(constraint):
     """Returns `{"class_name": ..., "config": ...}` for a constraint."""
-    return {"class_name": constraint.__class__.__name__, "config": constraint.get_config()}
+    return serialize_keras_object(constraint)
 
 
 def deserialize(config, custom_objects=None):
-    """Builds a constraint from `serialize`'s dict.
+    """Builds a constraint from `serialize`'s dict (or a name).
 
     Raises:
       ValueError: `Unknown constraint: <name>` for an unknown class name.
     """
-    name = config["class_name"]
-    cls = (custom_objects or {}).get(name) or _OBJECTS.get(name)
-    if cls is None:
-        raise ValueError("Unknown constraint: " + str(name))
-    return cls.from_config(dict(config.get("config", {})))
+    return deserialize_keras_object(config, module_objects=_OBJECTS, custom_objects=custom_objects,
+                                    printable_module_name="constraint")
 
 
 def get(identifier):

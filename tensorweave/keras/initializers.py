@@ -7,6 +7,7 @@ Each initializer is called as `init(shape, dtype=None, partition_info=None)` and
 
 from ..framework import dtypes
 from ..ops import init_ops
+from .utils.generic_utils import deserialize_keras_object, serialize_keras_object
 
 __all__ = ["Constant", "GlorotNormal", "GlorotUniform", "Identity", "Initializer", "Ones", "Orthogonal",
            "RandomNormal", "RandomUniform", "TruncatedNormal", "VarianceScaling", "Zeros", "constant",
@@ -84,23 +85,17 @@ _CLASSES = {name: globals()[name] for name in __all__
 
 def serialize(initializer):
     """Returns `{"class_name": ..., "config": ...}` for an initializer."""
-    return {"class_name": initializer.__class__.__name__, "config": initializer.get_config()}
+    return serialize_keras_object(initializer)
 
 
 def deserialize(config, custom_objects=None):
-    """Builds an initializer from `serialize`'s dict.
+    """Builds an initializer from `serialize`'s dict (or a name).
 
     Raises:
       ValueError: `Unknown initializer: <name>` for an unknown class name.
     """
-    name = config["class_name"]
-    cls = (custom_objects or {}).get(name) or _CLASSES.get(name)
-    if cls is None:
-        raise ValueError("Unknown initializer: " + str(name))
-    cfg = dict(config.get("config", {}))
-    if isinstance(cls, type):
-        return cls.from_config(cfg)
-    return cls(**cfg)
+    return deserialize_keras_object(config, module_objects=_CLASSES, custom_objects=custom_objects,
+                                    printable_module_name="initializer")
 
 
 def get(identifier):

@@ -1,6 +1,7 @@
 """tf.keras.regularizers: weight regularizers (Keras 2)."""
 
 from ..ops import math_ops
+from .utils.generic_utils import deserialize_keras_object, serialize_keras_object
 
 __all__ = ["L1L2", "Regularizer", "deserialize", "get", "l1", "l1_l2", "l2", "serialize"]
 
@@ -62,21 +63,17 @@ _OBJECTS = {"L1L2": L1L2, "Regularizer": Regularizer, "l1": l1, "l2": l2, "l1_l2
 
 def serialize(regularizer):
     """Returns `{"class_name": ..., "config": ...}` for a regularizer."""
-    return {"class_name": regularizer.__class__.__name__, "config": regularizer.get_config()}
+    return serialize_keras_object(regularizer)
 
 
 def deserialize(config, custom_objects=None):
-    """Builds a regularizer from `serialize`'s dict.
+    """Builds a regularizer from `serialize`'s dict (or a name).
 
     Raises:
       ValueError: `Unknown regularizer: <name>` for an unknown class name.
     """
-    name = config["class_name"]
-    cls = (custom_objects or {}).get(name) or _OBJECTS.get(name)
-    if cls is None:
-        raise ValueError("Unknown regularizer: " + str(name))
-    cfg = dict(config.get("config", {}))
-    return cls.from_config(cfg) if isinstance(cls, type) else cls(**cfg)
+    return deserialize_keras_object(config, module_objects=_OBJECTS, custom_objects=custom_objects,
+                                    printable_module_name="regularizer")
 
 
 def get(identifier):

@@ -3,7 +3,7 @@
 from ..framework import ops
 from ..ops import array_ops, math_ops
 from .backend import epsilon as _epsilon
-from .utils.generic_utils import deserialize_keras_object, serialize_keras_object
+from .utils.generic_utils import deserialize_keras_object, get_keras_object, serialize_keras_object
 
 __all__ = ["Constraint", "MaxNorm", "MinMaxNorm", "NonNeg", "UnitNorm", "deserialize", "get", "max_norm",
            "min_max_norm", "non_neg", "radial_constraint", "RadialConstraint", "serialize",
@@ -174,12 +174,4 @@ def get(identifier):
     Raises:
       ValueError: If `identifier` cannot be interpreted.
     """
-    if identifier is None:
-        return None
-    if isinstance(identifier, dict):
-        return deserialize(identifier)
-    if isinstance(identifier, str):
-        return deserialize({"class_name": str(identifier), "config": {}})
-    if callable(identifier):
-        return identifier
-    raise ValueError("Could not interpret constraint identifier: " + str(identifier))
+    return get_keras_object(identifier, deserialize, "constraint")

@@ -7,7 +7,7 @@ Each initializer is called as `init(shape, dtype=None, partition_info=None)` and
 
 from ..framework import dtypes
 from ..ops import init_ops
-from .utils.generic_utils import deserialize_keras_object, serialize_keras_object
+from .utils.generic_utils import deserialize_keras_object, get_keras_object, serialize_keras_object
 
 __all__ = ["Constant", "GlorotNormal", "GlorotUniform", "Identity", "Initializer", "Ones", "Orthogonal",
            "RandomNormal", "RandomUniform", "TruncatedNormal", "VarianceScaling", "Zeros", "constant",
@@ -104,12 +104,4 @@ def get(identifier):
     Raises:
       ValueError: If `identifier` cannot be interpreted.
     """
-    if identifier is None:
-        return None
-    if isinstance(identifier, dict):
-        return deserialize(identifier)
-    if isinstance(identifier, str):
-        return deserialize({"class_name": str(identifier), "config": {}})
-    if callable(identifier):
-        return identifier
-    raise ValueError("Could not interpret initializer identifier: " + str(identifier))
+    return get_keras_object(identifier, deserialize, "initializer")

@@ -1,7 +1,7 @@
 """tf.keras.regularizers: weight regularizers (Keras 2)."""
 
 from ..ops import math_ops
-from .utils.generic_utils import deserialize_keras_object, serialize_keras_object
+from .utils.generic_utils import deserialize_keras_object, get_keras_object, serialize_keras_object
 
 __all__ = ["L1L2", "Regularizer", "deserialize", "get", "l1", "l1_l2", "l2", "serialize"]
 
@@ -82,12 +82,4 @@ def get(identifier):
     Raises:
       ValueError: If `identifier` cannot be interpreted.
     """
-    if identifier is None:
-        return None
-    if isinstance(identifier, dict):
-        return deserialize(identifier)
-    if isinstance(identifier, str):
-        return deserialize({"class_name": str(identifier), "config": {}})
-    if callable(identifier):
-        return identifier
-    raise ValueError("Could not interpret regularizer identifier: " + str(identifier))
+    return get_keras_object(identifier, deserialize, "regularizer")

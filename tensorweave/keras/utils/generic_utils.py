@@ -186,6 +186,24 @@ def deserialize_keras_object(identifier, module_objects=None, custom_objects=Non
     raise ValueError("Could not interpret serialized " + printable_module_name + ": " + str(identifier))
 
 
+def get_keras_object(identifier, deserialize, printable_module_name):
+    """What the `get` of initializers, regularizers and constraints returns: None for None, the
+    object `deserialize` builds for a config dict or a class name, a callable as it is.
+
+    Raises:
+      ValueError: If `identifier` is none of these.
+    """
+    if identifier is None:
+        return None
+    if isinstance(identifier, dict):
+        return deserialize(identifier)
+    if isinstance(identifier, str):
+        return deserialize({"class_name": str(identifier), "config": {}})
+    if callable(identifier):
+        return identifier
+    raise ValueError("Could not interpret %s identifier: %s" % (printable_module_name, identifier))
+
+
 class Progbar(object):
     """Displays a progress bar (Keras 2 / TF 1.15 format).
 

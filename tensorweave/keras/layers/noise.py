@@ -141,7 +141,29 @@ class SpatialDropout1D(Dropout):
         return tf.stack([shape[0], 1, shape[2]])
 
 
-class SpatialDropout2D(Dropout):
+class _SpatialDropoutMaps(Dropout):
+    """Dropout of whole `_RANK`-D feature maps: one keep/drop decision per sample and channel."""
+
+    _RANK = None
+
+    def __init__(self, rate, data_format=None, **kwargs):
+        super().__init__(rate, **kwargs)
+        self.data_format = _check_data_format(data_format)
+        self.input_spec = InputSpec(ndim=self._RANK + 2)
+
+    def _get_noise_shape(self, inputs):
+        shape = tf.shape(inputs)
+        if self.data_format == "channels_first":
+            return tf.stack([shape[0], shape[1]] + [1] * self._RANK)
+        return tf.stack([shape[0]] + [1] * self._RANK + [shape[self._RANK + 1]])
+
+    def get_config(self):
+        config = super().get_config()
+        config["data_format"] = self.data_format
+        return config
+
+
+class SpatialDropout2D(_SpatialDropoutMaps):
     """Dropout of whole 2D feature maps: one keep/drop decision per sample and channel, in training.
 
     Args:
@@ -152,24 +174,10 @@ class SpatialDropout2D(Dropout):
       ValueError: For another `data_format`.
     """
 
-    def __init__(self, rate, data_format=None, **kwargs):
-        super().__init__(rate, **kwargs)
-        self.data_format = _check_data_format(data_format)
-        self.input_spec = InputSpec(ndim=4)
-
-    def _get_noise_shape(self, inputs):
-        shape = tf.shape(inputs)
-        if self.data_format == "channels_first":
-            return tf.stack([shape[0], shape[1], 1, 1])
-        return tf.stack([shape[0], 1, 1, shape[3]])
-
-    def get_config(self):
-        config = super().get_config()
-        config["data_format"] = self.data_format
-        return config
+    _RANK = 2
 
 
-class SpatialDropout3D(Dropout):
+class SpatialDropout3D(_SpatialDropoutMaps):
     """Dropout of whole 3D feature maps: one keep/drop decision per sample and channel, in training.
 
     Args:
@@ -180,18 +188,4 @@ class SpatialDropout3D(Dropout):
       ValueError: For another `data_format`.
     """
 
-    def __init__(self, rate, data_format=None, **kwargs):
-        super().__init__(rate, **kwargs)
-        self.data_format = _check_data_format(data_format)
-        self.input_spec = InputSpec(ndim=5)
-
-    def _get_noise_shape(self, inputs):
-        shape = tf.shape(inputs)
-        if self.data_format == "channels_first":
-            return tf.stack([shape[0], shape[1], 1, 1, 1])
-        return tf.stack([shape[0], 1, 1, 1, shape[4]])
-
-    def get_config(self):
-        config = super().get_config()
-        config["data_format"] = self.data_format
-        return config
+    _RANK = 3

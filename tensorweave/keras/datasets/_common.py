@@ -1,8 +1,11 @@
 """Shared helpers for the dataset loaders."""
 
+import json
 import os
 
 import numpy as np
+
+from tensorweave.keras.utils.data_utils import get_file
 
 ORIGIN_FOLDER = "https://storage.googleapis.com/tensorflow/tf-keras-datasets/"
 
@@ -101,3 +104,11 @@ def pop_nb_words(num_words, kwargs):
     if kwargs:
         raise TypeError("Unrecognized keyword arguments: " + str(kwargs))
     return num_words
+
+
+def load_word_index(path, file_name, file_hash, cache_dir):
+    """The `{word: index}` dict of a dataset's JSON word index, fetched into the cache as `path`."""
+    path = get_file(path, origin=ORIGIN_FOLDER + file_name, file_hash=file_hash,
+                    cache_dir=prepare_cache_dir(cache_dir))
+    with open(path) as f:
+        return json.load(f)

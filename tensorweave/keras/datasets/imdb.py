@@ -1,7 +1,5 @@
 """IMDB sentiment classification dataset."""
 
-import json
-
 import numpy as np
 
 from tensorweave.keras.datasets import _common
@@ -119,12 +117,4 @@ def get_word_index(path="imdb_word_index.json", cache_dir=None):
       The word index dictionary. Keys are word strings, values are their
       index.
     """
-    cache_dir = _common.prepare_cache_dir(cache_dir)
-    path = get_file(
-        path,
-        origin=_common.ORIGIN_FOLDER + "imdb_word_index.json",
-        file_hash="bfafd718b763782e994055a2d397834f",
-        cache_dir=cache_dir,
-    )
-    with open(path) as f:
-        return json.load(f)
+    return _common.load_word_index(path, "imdb_word_index.json", "bfafd718b763782e994055a2d397834f", cache_dir)

@@ -1,7 +1,5 @@
 """Reuters topic classification dataset."""
 
-import json
-
 import numpy as np
 
 from tensorweave.keras.datasets import _common
@@ -95,12 +93,4 @@ def get_word_index(path="reuters_word_index.json", cache_dir=None):
       The word index dictionary. Keys are word strings, values are their
       index.
     """
-    cache_dir = _common.prepare_cache_dir(cache_dir)
-    path = get_file(
-        path,
-        origin=_common.ORIGIN_FOLDER + "reuters_word_index.json",
-        file_hash="4d44cc38712099c9e383dc6e5f11a921",
-        cache_dir=cache_dir,
-    )
-    with open(path) as f:
-        return json.load(f)
+    return _common.load_word_index(path, "reuters_word_index.json", "4d44cc38712099c9e383dc6e5f11a921", cache_dir)

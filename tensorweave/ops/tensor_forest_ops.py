@@ -517,10 +517,22 @@ def _tree_deserialize_kernel(ctx, op, tree, tree_config, num_classes):
         t.initialized = True
 
 
-def _parse_stats(doc, num_classes, num_splits):
-    if doc.get("num_classes") != num_classes or doc.get("num_splits_to_consider") != num_splits:
-        raise _Corrupt("it was made with num_classes=%r, num_splits_to_consider=%r, the graph's with %d, %d" % (
-            doc.get("num_classes"), doc.get("num_splits_to_consider"), num_classes, num_splits))
+def _parse_candidates(slot, d, num_splits):
+    """Fills the split candidates every stats slot has (features, thresholds, how many are in use)."""
+    slot.features = np.array(_int_list(d.get("features"), num_splits), np.int64)
+    slot.thresholds = _float_array(d.get("thresholds"), (num_splits,))
+    k = d.get("num_splits")
+    if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k <= num_splits:
+        raise _Corrupt("bad num_splits %r" % (k,))
+    slot.num_splits = k
+
+
+def _parse_slots(doc, size_key, size, num_splits, parse_slot):
+    """(leaf -> slot, rng) of a serialized stats document made for `size_key`=`size` (classes or
+    outputs) and `num_splits` candidates; `parse_slot(d, size, num_splits)` reads one slot."""
+    if doc.get(size_key) != size or doc.get("num_splits_to_consider") != num_splits:
+        raise _Corrupt("it was made with %s=%r, num_splits_to_consider=%r, the graph's with %d, %d" % (
+            size_key, doc.get(size_key), doc.get("num_splits_to_consider"), size, num_splits))
     slots_in = doc.get("slots")
     if not isinstance(slots_in, list):
         raise _Corrupt("expected a list of slots")
@@ -528,22 +540,21 @@ def _parse_stats(doc, num_classes, num_splits):
     for d in slots_in:
         if not isinstance(d, dict) or not isinstance(d.get("leaf"), int) or d["leaf"] in slots:
             raise _Corrupt("bad slot")
-        slot = _Slot(num_splits, num_classes)
-        slot.features = np.array(_int_list(d.get("features"), num_splits), np.int64)
-        slot.thresholds = _float_array(d.get("thresholds"), (num_splits,))
-        slot.left = _float_array(d.get("left"), (num_splits, num_classes))
-        slot.right = _float_array(d.get("right"), (num_splits, num_classes))
-        k = d.get("num_splits")
-        if not isinstance(k, int) or not 0 <= k <= num_splits:
-            raise _Corrupt("bad num_splits %r" % (k,))
-        slot.num_splits = k
-        slot.weight = float(_float_array(d.get("weight"), ()))
-        seen = d.get("classes_seen")
-        if not isinstance(seen, list) or len(seen) != num_classes or not all(isinstance(b, bool) for b in seen):
-            raise _Corrupt("bad classes_seen")
-        slot.classes_seen = np.array(seen, bool)
-        slots[d["leaf"]] = slot
+        slots[d["leaf"]] = parse_slot(d, size, num_splits)
     return slots, _parse_rng(doc)
+
+
+def _parse_slot(d, num_classes, num_splits):
+    slot = _Slot(num_splits, num_classes)
+    _parse_candidates(slot, d, num_splits)
+    slot.left = _float_array(d.get("left"), (num_splits, num_classes))
+    slot.right = _float_array(d.get("right"), (num_splits, num_classes))
+    slot.weight = float(_float_array(d.get("weight"), ()))
+    seen = d.get("classes_seen")
+    if not isinstance(seen, list) or len(seen) != num_classes or not all(isinstance(b, bool) for b in seen):
+        raise _Corrupt("bad classes_seen")
+    slot.classes_seen = np.array(seen, bool)
+    return slot
 
 
 def _parse_rng(doc):
@@ -571,7 +582,7 @@ def _stats_deserialize_kernel(ctx, op, stats, stats_config, num_classes, num_spl
         raise errors.InvalidArgumentError(None, op, "Input is not a fertile stats handle")
     doc = _load_doc(op, stats_config, _STATS_FORMAT, "fertile stats")
     try:
-        slots, rng = _parse_stats(doc, num_classes, num_splits_to_consider)
+        slots, rng = _parse_slots(doc, "num_classes", num_classes, num_splits_to_consider, _parse_slot)
     except _Corrupt as e:
         raise errors.InvalidArgumentError(None, op, "Corrupt serialized fertile stats: %s" % e) from None
     with ctx.lock:

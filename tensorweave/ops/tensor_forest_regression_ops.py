@@ -43,10 +43,10 @@ from .tensor_forest_ops import (
     _check_data,
     _Corrupt,
     _float_array,
-    _int_list,
     _leaf_values,
     _load_doc,
-    _parse_rng,
+    _parse_candidates,
+    _parse_slots,
     _route_to_candidates,
     _scalar_string,
     _stats_of,
@@ -198,12 +198,7 @@ def _serialize_kernel(ctx, op, stats, num_outputs, num_splits_to_consider):
 
 def _parse_slot(d, num_outputs, num_splits):
     slot = _RegressionSlot(num_splits, num_outputs)
-    slot.features = np.array(_int_list(d.get("features"), num_splits), np.int64)
-    slot.thresholds = _float_array(d.get("thresholds"), (num_splits,))
-    k = d.get("num_splits")
-    if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k <= num_splits:
-        raise _Corrupt("bad num_splits %r" % (k,))
-    slot.num_splits = k
+    _parse_candidates(slot, d, num_splits)
     slot.left_sums = _float_array(d.get("left_sums"), (num_splits, num_outputs))
     slot.left_squares = _float_array(d.get("left_squares"), (num_splits, num_outputs))
     slot.left_counts = _float_array(d.get("left_counts"), (num_splits,))
@@ -213,28 +208,13 @@ def _parse_slot(d, num_outputs, num_splits):
     return slot
 
 
-def _parse_stats(doc, num_outputs, num_splits):
-    if doc.get("num_outputs") != num_outputs or doc.get("num_splits_to_consider") != num_splits:
-        raise _Corrupt("it was made with num_outputs=%r, num_splits_to_consider=%r, the graph's with %d, %d" % (
-            doc.get("num_outputs"), doc.get("num_splits_to_consider"), num_outputs, num_splits))
-    slots_in = doc.get("slots")
-    if not isinstance(slots_in, list):
-        raise _Corrupt("expected a list of slots")
-    slots = {}
-    for d in slots_in:
-        if not isinstance(d, dict) or not isinstance(d.get("leaf"), int) or d["leaf"] in slots:
-            raise _Corrupt("bad slot")
-        slots[d["leaf"]] = _parse_slot(d, num_outputs, num_splits)
-    return slots, _parse_rng(doc)
-
-
 def _deserialize_kernel(ctx, op, stats, stats_config, num_outputs, num_splits_to_consider):
     s = stats[()] if isinstance(stats, np.ndarray) else stats
     if not isinstance(s, _StatsState):
         raise errors.InvalidArgumentError(None, op, "Input is not a fertile stats handle")
     doc = _load_doc(op, stats_config, _REGRESSION_STATS_FORMAT, "regression fertile stats")
     try:
-        slots, rng = _parse_stats(doc, num_outputs, num_splits_to_consider)
+        slots, rng = _parse_slots(doc, "num_outputs", num_outputs, num_splits_to_consider, _parse_slot)
     except _Corrupt as e:
         raise errors.InvalidArgumentError(None, op, "Corrupt serialized regression fertile stats: %s" % e) from None
     with ctx.lock:

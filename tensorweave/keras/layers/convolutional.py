@@ -10,7 +10,7 @@ from ...ops.array_permute_ops import pad
 from .. import _tf as tf
 from .. import backend as K
 from ..engine.base_layer import InputSpec, Layer
-from .core import _serialize
+from .core import _serialize, _weights_config
 
 
 def _tuple(value, n, name):
@@ -183,17 +183,11 @@ class _Conv(Layer):
         return tf.TensorShape(_with_spatial(shape[0], self.filters, space, self.data_format))
 
     def get_config(self):
-        from .. import activations, constraints, initializers, regularizers
+        from .. import activations
         config = {"filters": self.filters, "kernel_size": self.kernel_size, "strides": self.strides,
                   "padding": self.padding, "data_format": self.data_format, "dilation_rate": self.dilation_rate,
                   "activation": activations.serialize(self.activation), "use_bias": self.use_bias,
-                  "kernel_initializer": initializers.serialize(self.kernel_initializer),
-                  "bias_initializer": initializers.serialize(self.bias_initializer),
-                  "kernel_regularizer": _serialize(regularizers, self.kernel_regularizer),
-                  "bias_regularizer": _serialize(regularizers, self.bias_regularizer),
-                  "activity_regularizer": _serialize(regularizers, self.activity_regularizer),
-                  "kernel_constraint": _serialize(constraints, self.kernel_constraint),
-                  "bias_constraint": _serialize(constraints, self.bias_constraint)}
+                  **_weights_config(self)}
         base = super().get_config()
         return dict(list(base.items()) + list(config.items()))
 
@@ -911,18 +905,12 @@ class _LocallyConnected(Layer):
         return tf.TensorShape(_with_spatial(shape[0], self.filters, space, self.data_format))
 
     def get_config(self):
-        from .. import activations, constraints, initializers, regularizers
+        from .. import activations
         config = super().get_config()
         config.update({"filters": self.filters, "kernel_size": self.kernel_size, "strides": self.strides,
                        "padding": self.padding, "data_format": self.data_format,
                        "activation": activations.serialize(self.activation), "use_bias": self.use_bias,
-                       "kernel_initializer": initializers.serialize(self.kernel_initializer),
-                       "bias_initializer": initializers.serialize(self.bias_initializer),
-                       "kernel_regularizer": _serialize(regularizers, self.kernel_regularizer),
-                       "bias_regularizer": _serialize(regularizers, self.bias_regularizer),
-                       "activity_regularizer": _serialize(regularizers, self.activity_regularizer),
-                       "kernel_constraint": _serialize(constraints, self.kernel_constraint),
-                       "bias_constraint": _serialize(constraints, self.bias_constraint),
+                       **_weights_config(self),
                        "implementation": self.implementation})
         return config
 

@@ -11,6 +11,19 @@ def _serialize(module, value):
     return module.serialize(value) if value is not None else None
 
 
+def _weights_config(layer):
+    """The config entries of a layer's kernel and bias initializers, regularizers (with the activity
+    regularizer) and constraints, in Keras' order."""
+    from .. import constraints, initializers, regularizers
+    return {"kernel_initializer": initializers.serialize(layer.kernel_initializer),
+            "bias_initializer": initializers.serialize(layer.bias_initializer),
+            "kernel_regularizer": _serialize(regularizers, layer.kernel_regularizer),
+            "bias_regularizer": _serialize(regularizers, layer.bias_regularizer),
+            "activity_regularizer": _serialize(regularizers, layer.activity_regularizer),
+            "kernel_constraint": _serialize(constraints, layer.kernel_constraint),
+            "bias_constraint": _serialize(constraints, layer.bias_constraint)}
+
+
 class Dense(Layer):
     """A densely-connected layer: `activation(dot(inputs, kernel) + bias)`.
 
@@ -73,16 +86,10 @@ class Dense(Layer):
         return tf.TensorShape(input_shape)[:-1].concatenate([self.units])
 
     def get_config(self):
-        from .. import activations, constraints, initializers, regularizers
+        from .. import activations
         config = {"units": self.units, "activation": activations.serialize(self.activation),
                   "use_bias": self.use_bias,
-                  "kernel_initializer": initializers.serialize(self.kernel_initializer),
-                  "bias_initializer": initializers.serialize(self.bias_initializer),
-                  "kernel_regularizer": _serialize(regularizers, self.kernel_regularizer),
-                  "bias_regularizer": _serialize(regularizers, self.bias_regularizer),
-                  "activity_regularizer": _serialize(regularizers, self.activity_regularizer),
-                  "kernel_constraint": _serialize(constraints, self.kernel_constraint),
-                  "bias_constraint": _serialize(constraints, self.bias_constraint)}
+                  **_weights_config(self)}
         base = super().get_config()
         return dict(list(base.items()) + list(config.items()))
 

@@ -65,7 +65,7 @@ from ..framework import errors, ops
 from ..framework.registry import NO_GRADIENT, register_op
 from ..framework.tensor_shape import TensorShape
 from . import resources
-from .data_flow_ops import _handle_value, _shared_resource
+from .data_flow_ops import _resource_handle_kernel
 from .resources import _string_scalar as _scalar_string
 
 __all__ = ["PruningMode", "QuantileAccumulator", "TreeEnsemble"]
@@ -330,14 +330,8 @@ def _init_from_serialized(op, e, serialized, stamp):
 
 
 # ---- handle, creation, states, serialization ------------------------------------------------------------
-def _handle_kernel(ctx, op, container, shared_name):
-    key = ("tf.boosted_trees", container, shared_name) if shared_name else op
-    return _handle_value(_shared_resource(ctx, op, key, lambda: _Ensemble(shared_name or op.name),
-                                          check_closed=False))
-
-
 register_op("BoostedTreesEnsembleResourceHandleOp", infer=lambda op: [(dtypes_lib.resource, ())],
-            kernel=_handle_kernel, grad=NO_GRADIENT, stateful=True)
+            kernel=_resource_handle_kernel(("tf.boosted_trees",), _Ensemble), grad=NO_GRADIENT, stateful=True)
 
 
 def _check_stamp(op, stamp):
@@ -1087,14 +1081,9 @@ def _quantile_of(handle, op):
     return r
 
 
-def _quantile_handle_kernel(ctx, op, container, shared_name):
-    key = ("tf.boosted_trees.quantiles", container, shared_name) if shared_name else op
-    return _handle_value(_shared_resource(ctx, op, key, lambda: _QuantileResource(shared_name or op.name),
-                                          check_closed=False))
-
-
 register_op("BoostedTreesQuantileStreamResourceHandleOp", infer=lambda op: [(dtypes_lib.resource, ())],
-            kernel=_quantile_handle_kernel, grad=NO_GRADIENT, stateful=True)
+            kernel=_resource_handle_kernel(("tf.boosted_trees.quantiles",), _QuantileResource), grad=NO_GRADIENT,
+            stateful=True)
 
 
 def _create_quantile_kernel(ctx, op, handle, epsilon, num_streams, max_elements):

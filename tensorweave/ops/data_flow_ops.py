@@ -288,6 +288,15 @@ def _shared_resource(ctx, op, key, make, check_closed=True):
     return r
 
 
+def _resource_handle_kernel(key_prefix, cls):
+    """The kernel of a resource's handle op `(container, shared_name) -> handle`: the `cls(name)`
+    shared under `key_prefix + (container, shared_name)` when `shared_name` is set, else the op's own."""
+    def kernel(ctx, op, container, shared_name):
+        key = key_prefix + (container, shared_name) if shared_name else op
+        return _handle_value(_shared_resource(ctx, op, key, lambda: cls(shared_name or op.name), check_closed=False))
+    return kernel
+
+
 def _queue_of(handle, op):
     q = handle[()] if isinstance(handle, np.ndarray) else handle
     if not isinstance(q, _QueueState):

@@ -41,7 +41,7 @@ from ..framework import dtypes as dtypes_lib
 from ..framework import errors, ops
 from ..framework.registry import NO_GRADIENT, register_op
 from ..framework.tensor_shape import TensorShape
-from .data_flow_ops import _handle_value, _shared_resource
+from .data_flow_ops import _resource_handle_kernel
 from .resources import _string_scalar as _scalar_string
 
 __all__ = []
@@ -162,10 +162,7 @@ def _no_outputs(op):
 
 
 def _make_handle_kernel(cls):
-    def kernel(ctx, op, container, shared_name):
-        key = ("tf.contrib.tensor_forest", cls.__name__, container, shared_name) if shared_name else op
-        return _handle_value(_shared_resource(ctx, op, key, lambda: cls(shared_name or op.name), check_closed=False))
-    return kernel
+    return _resource_handle_kernel(("tf.contrib.tensor_forest", cls.__name__), cls)
 
 
 register_op("DecisionTreeResourceHandleOp", infer=_scalar_resource, kernel=_make_handle_kernel(_TreeState),

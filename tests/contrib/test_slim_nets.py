@@ -3,7 +3,6 @@ tests/data/make_slim_nets_tf.py over the cases of tests/data/slim_nets_cases.py)
 shapes, end points (names, order and static shapes), the logits with the same deterministic weights, a
 tf-slim-written checkpoint restoring into the same network, and the errors a user can hit."""
 
-import json
 import os
 
 import numpy as np
@@ -12,59 +11,20 @@ import pytest
 import tensorweave as tf
 import tensorweave.contrib.slim as slim
 import tensorweave.contrib.slim.nets as nets
+from tests.contrib.slim_goldens import Goldens
 from tests.data import slim_nets_cases as cases
 
-DATA = os.path.join(os.path.dirname(__file__), "..", "data")
-with open(os.path.join(DATA, "slim_nets_tf.json")) as _f:
-    META = json.load(_f)
-LOGITS = np.load(os.path.join(DATA, "slim_nets_tf.npz"))
-
-
-def shape_str(t):
-    return ",".join("?" if d is None else str(d) for d in t.shape.as_list())
-
-
-def check_structure(case, logits, end_points):
-    meta = META[case]
-    assert [[v.op.name, v.shape.as_list()] for v in tf.global_variables()] == meta["variables"]
-    assert [[k, shape_str(v)] for k, v in end_points.items()] == meta["end_points"]
-    assert shape_str(logits) == meta["logits_shape"]
-    assert len(tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES)) == meta["n_reg_losses"]
-    assert len(tf.get_collection(tf.GraphKeys.UPDATE_OPS)) == meta["n_update_ops"]
-
-
-def assert_logits(got, case):
-    want = LOGITS[case]
-    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * float(np.abs(want).max()))
+G = Goldens("slim_nets", cases, nets, "predictions")
 
 
 @pytest.mark.parametrize("case", cases.CASES)
 def test_logits_variables_end_points(case):
-    with tf.Graph().as_default():
-        logits, end_points = cases.build(case, slim, nets, tf)
-        check_structure(case, logits, end_points)
-        with tf.Session() as sess:
-            cases.set_vars(tf, sess)
-            out = sess.run(logits)
-            if "predictions" in end_points:
-                pred = sess.run(end_points["predictions"])
-                np.testing.assert_allclose(pred.sum(-1), 1.0, rtol=1e-5)
-    assert_logits(out, case)
+    G.check_case(case)
 
 
 def test_restore_tf_slim_checkpoint():
     """A checkpoint written by tf-slim's saver restores into tensorweave's network and gives TF's logits."""
-    path = os.path.join(DATA, "slim_nets_checkpoint", "model.ckpt")
-    for restore in ("saver", "assign_from_checkpoint_fn"):
-        with tf.Graph().as_default():
-            logits, _ = cases.build(cases.CKPT_CASE, slim, nets, tf)
-            with tf.Session() as sess:
-                if restore == "saver":
-                    tf.train.Saver().restore(sess, path)
-                else:
-                    sess.run(tf.global_variables_initializer())
-                    slim.assign_from_checkpoint_fn(path, slim.get_variables_to_restore())(sess)
-                assert_logits(sess.run(logits), cases.CKPT_CASE)
+    G.check_checkpoint_restore()
 
 
 def test_reuse():
@@ -169,5 +129,5 @@ def test_example_slim_resnet(capsys):
     example["main"](["--size", "64"])
     out = capsys.readouterr().out
     assert "resnet_v1_50 top-5 (random weights):" in out and "  5. class" in out
-    np.testing.assert_allclose(example["small_resnet_logits"](), LOGITS[cases.CKPT_CASE].reshape(-1), rtol=1e-4,
+    np.testing.assert_allclose(example["small_resnet_logits"](), G.logits[cases.CKPT_CASE].reshape(-1), rtol=1e-4,
                                atol=1e-5)

@@ -3,76 +3,27 @@ by tests/data/make_slim_nets2_tf.py over the cases of tests/data/slim_nets2_case
 shapes, end points (names, order and static shapes), the logits with the same deterministic weights, a
 tf-slim-written checkpoint restoring into the same network, and the errors a user can hit."""
 
-import json
-import os
+import types
 
 import numpy as np
 import pytest
 
 import tensorweave as tf
-import tensorweave.contrib.slim as slim
 from tensorweave.contrib.slim.nets import inception_v2, overfeat
+from tests.contrib.slim_goldens import Goldens
 from tests.data import slim_nets2_cases as cases
 
-DATA = os.path.join(os.path.dirname(__file__), "..", "data")
-
-with open(os.path.join(DATA, "slim_nets2_tf.json")) as _f:
-    META = json.load(_f)
-LOGITS = np.load(os.path.join(DATA, "slim_nets2_tf.npz"))
-
-
-class _Nets:
-    pass
-
-
-NETS = _Nets()
-NETS.inception_v2, NETS.overfeat = inception_v2, overfeat
-
-
-def shape_str(t):
-    return ",".join("?" if d is None else str(d) for d in t.shape.as_list())
-
-
-def check_structure(case, logits, end_points):
-    meta = META[case]
-    assert [[v.op.name, v.shape.as_list()] for v in tf.global_variables()] == meta["variables"]
-    assert [[k, shape_str(v)] for k, v in end_points.items()] == meta["end_points"]
-    assert shape_str(logits) == meta["logits_shape"]
-    assert len(tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES)) == meta["n_reg_losses"]
-    assert len(tf.get_collection(tf.GraphKeys.UPDATE_OPS)) == meta["n_update_ops"]
-
-
-def assert_logits(got, case):
-    want = LOGITS[case]
-    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * float(np.abs(want).max()))
+G = Goldens("slim_nets2", cases, types.SimpleNamespace(inception_v2=inception_v2, overfeat=overfeat), "Predictions")
 
 
 @pytest.mark.parametrize("case", cases.CASES)
 def test_logits_variables_end_points(case):
-    with tf.Graph().as_default():
-        logits, end_points = cases.build(case, slim, NETS, tf)
-        check_structure(case, logits, end_points)
-        with tf.Session() as sess:
-            cases.set_vars(tf, sess)
-            out = sess.run(logits)
-            if "Predictions" in end_points:
-                np.testing.assert_allclose(sess.run(end_points["Predictions"]).sum(-1), 1.0, rtol=1e-5)
-    assert_logits(out, case)
+    G.check_case(case)
 
 
 def test_restore_tf_slim_checkpoint():
     """A checkpoint written by tf-slim's saver restores into tensorweave's network and gives TF's logits."""
-    path = os.path.join(DATA, "slim_nets2_checkpoint", "model.ckpt")
-    for restore in ("saver", "assign_from_checkpoint_fn"):
-        with tf.Graph().as_default():
-            logits, _ = cases.build(cases.CKPT_CASE, slim, NETS, tf)
-            with tf.Session() as sess:
-                if restore == "saver":
-                    tf.train.Saver().restore(sess, path)
-                else:
-                    sess.run(tf.global_variables_initializer())
-                    slim.assign_from_checkpoint_fn(path, slim.get_variables_to_restore())(sess)
-                assert_logits(sess.run(logits), cases.CKPT_CASE)
+    G.check_checkpoint_restore()
 
 
 def test_reuse_and_final_endpoints():

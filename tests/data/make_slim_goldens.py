@@ -8,35 +8,17 @@ test model. Variables are set after initialisation from a RandomState(0) stream 
 """
 
 import os
+import sys
 
 import numpy as np
 
-os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
-import importlib  # noqa: E402
-import sys  # noqa: E402
-
-import tensorflow.compat.v1 as tf  # noqa: E402
-
-# TF 2.21's tf.compat.v1.layers looks for tf_keras.legacy_tf_layers, which tf_keras 2.21 keeps under src/.
-for _sub in ("", ".base", ".core", ".convolutional", ".normalization", ".pooling"):
-    sys.modules["tf_keras.legacy_tf_layers" + _sub] = importlib.import_module("tf_keras.src.legacy_tf_layers" + _sub)
-from tensorflow.python.framework import ops as _tf_ops  # noqa: E402
-
-if not hasattr(_tf_ops, "Tensor"):  # tf-slim 1.1 still spells tf.Tensor as ops.Tensor
-    _tf_ops.Tensor = tf.Tensor
-if not hasattr(_tf_ops, "IndexedSlices"):
-    _tf_ops.IndexedSlices = tf.IndexedSlices
-from tensorflow.python.ops import control_flow_ops as _cf  # noqa: E402
-
-if not hasattr(_cf, "cond"):  # nor control_flow_ops.cond
-    _cf.cond = tf.cond
-import tf_slim as slim  # noqa: E402
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import slim_tf_reference as ref  # noqa: E402
+
+tf, slim = ref.import_tf_slim()
 import slim_cases as cases  # noqa: E402
 
-tf.disable_v2_behavior()
 OUT = {}
 CKPT_DIR = os.path.join(HERE, "slim_checkpoint")
 
